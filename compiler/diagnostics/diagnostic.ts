@@ -1,0 +1,32 @@
+// A diagnostic: a code from the table, its formatted message and hint, and where it points.
+import type { Location } from "../ast.js";
+import { messages, type DiagnosticArgs, type DiagnosticCode, type Severity } from "./messages.js";
+
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly hint?: string;
+  /** Absent only for diagnostics about the build as a whole (no sources, unreadable directory). */
+  readonly loc?: Location;
+}
+
+function fill(template: string, args: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in args ? String(args[key]) : whole));
+}
+
+export function createDiagnostic<C extends DiagnosticCode>(
+  code: C,
+  args: DiagnosticArgs<C>,
+  loc?: Location,
+): Diagnostic {
+  const definition: { severity: Severity; message: string; hint?: string } = messages[code];
+  const values = args as Readonly<Record<string, string | number>>;
+  return {
+    code,
+    severity: definition.severity,
+    message: fill(definition.message, values),
+    ...(definition.hint === undefined ? {} : { hint: fill(definition.hint, values) }),
+    ...(loc === undefined ? {} : { loc }),
+  };
+}

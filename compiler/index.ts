@@ -1,0 +1,2 @@
+// Public compiler API (`import … from "wowc"`).
+export {};

@@ -1,0 +1,2 @@
+// Public runtime API (`import … from "wowc/runtime"`). Imports nothing from compiler/.
+export {};

@@ -1,0 +1,2 @@
+// Test kit (`import … from "wowc/testing"`).
+export {};
