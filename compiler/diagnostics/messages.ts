@@ -26,6 +26,18 @@ export const messages = {
     message: "Unexpected {found}: expected {expected}.",
   },
 
+  // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────
+  WOW4001: {
+    severity: "error",
+    message: "Invalid cron expression: {detail}",
+    hint: "A cron rule has six fields: second minute hour day-of-month month day-of-week (e.g. \"0 0 6 * * *\" is every day at 06:00).",
+  },
+  WOW4002: {
+    severity: "error",
+    message: "The cron expression '{expression}' can never fire.",
+    hint: "No date matches every field (e.g. the 30th of February); check the day-of-month, month and day-of-week fields.",
+  },
+
   // ── WOW9999: internal ─────────────────────────────────────────────────────────────────────────
   WOW9999: {
     severity: "error",
