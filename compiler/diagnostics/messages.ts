@@ -26,6 +26,175 @@ export const messages = {
     message: "Unexpected {found}: expected {expected}.",
   },
 
+  // ── WOW2xxx: names and resolution ────────────────────────────────────────────────────────────
+  WOW2001: {
+    severity: "error",
+    message: "Unknown type '{name}'.",
+    hint: "{suggestion}Declare it with `type {name} { … }` or `enum {name} { … }`, or use a built-in type: string, int, long, decimal, boolean, instant, duration.",
+  },
+  WOW2002: {
+    severity: "error",
+    message: "Unknown command '{name}'.",
+    hint: "{suggestion}Commands are declared inside an aggregate (`command {name} { … }`); use `context-name.{name}` for a command of another context.",
+  },
+  WOW2003: {
+    severity: "error",
+    message: "Unknown event '{name}'.",
+    hint: "{suggestion}Events are declared inside an aggregate (`event {name} { … }`); use `context-name.{name}` for an event of another context.",
+  },
+  WOW2004: {
+    severity: "error",
+    message: "Unknown service '{name}'.",
+    hint: "{suggestion}Declare the dependency with `service {name}` in this context.",
+  },
+  WOW2005: {
+    severity: "error",
+    message: "Unknown context '{name}'.",
+    hint: "{suggestion}A qualified reference is `context-name.Name`, where some file of the build starts with `context context-name`.",
+  },
+  WOW2006: {
+    severity: "error",
+    message: "'{name}' is {actual}, but {place} needs {expected}.",
+    hint: "{suggestion}",
+  },
+  WOW2007: {
+    severity: "error",
+    message: "'{name}' is declared twice in context '{context}'.",
+    hint: "Types, enums, services, aggregates, sagas, commands and events of one context share one namespace; the other declaration is at {other}. Rename one of them.",
+  },
+  WOW2008: {
+    severity: "error",
+    message: "Field '{name}' is declared twice in {owner}.",
+    hint: "Remove or rename one of the two fields.",
+  },
+  WOW2009: {
+    severity: "error",
+    message: "Enum value '{name}' is listed twice in enum '{owner}'.",
+    hint: "Remove the second '{name}'.",
+  },
+  WOW2010: {
+    severity: "error",
+    message: "Parameter '{name}' is declared twice.",
+    hint: "Each parameter of a handler or job needs its own name.",
+  },
+  WOW2011: {
+    severity: "error",
+    message: "Saga '{saga}' would have two functions named '{name}'.",
+    hint: "The other one is at {other}. Jobs are named by their function and handlers are named on<Event> / on<Command>Rejected; rename the job function.",
+  },
+
+  // ── WOW3xxx: declarations, handlers and annotations ──────────────────────────────────────────────
+  WOW3001: {
+    severity: "error",
+    message: "This file does not start with a `context` clause.",
+    hint: "Begin the file with `context my-context` (lower-case words joined by '-'); several files may share a context.",
+  },
+  WOW3002: {
+    severity: "error",
+    message: "Invalid context name '{name}'.",
+    hint: "A context name is lower-case words of letters and digits joined by '-', such as `eshop-order`.",
+  },
+  WOW3003: {
+    severity: "error",
+    message: "The context name '{name}' is reserved.",
+    hint: "`wow` and names beginning with `wow.` belong to the runtime's system aggregates; pick another name.",
+  },
+  WOW3004: {
+    severity: "error",
+    message: "'{name}' cannot be used as the name of a declaration.",
+    hint: "It is {reason}, so it cannot name a generated TypeScript type; rename it (e.g. '{suggestion}').",
+  },
+  WOW3005: {
+    severity: "error",
+    message: "Aggregate '{aggregate}' cannot handle '{command}': the command belongs to aggregate '{owner}'.",
+    hint: "An aggregate handles only its own commands; move this handler into aggregate '{owner}'.",
+  },
+  WOW3006: {
+    severity: "error",
+    message: "Command '{name}' is handled more than once.",
+    hint: "Each command is handled exactly once; the other handler is at {other}. Remove one of them.",
+  },
+  WOW3007: {
+    severity: "error",
+    message: "Command '{name}' has no handler.",
+    hint: "Add `on {name}` (with `@OnCommand(produces = […])`) to aggregate '{aggregate}', or remove the command.",
+  },
+  WOW3008: {
+    severity: "warning",
+    message: "Event '{name}' is produced by no handler.",
+    hint: "List it in the `produces` of a command handler of aggregate '{aggregate}', or remove the event.",
+  },
+  WOW3009: {
+    severity: "error",
+    message: "'{event}' is an event of aggregate '{owner}'; a handler of aggregate '{aggregate}' can only produce its own events.",
+    hint: "List only events declared in aggregate '{aggregate}' in `produces`; to make '{owner}' react, send it a command from a saga.",
+  },
+  WOW3010: {
+    severity: "error",
+    message: "Unknown annotation '@{name}'.",
+    hint: "{suggestion}The annotations are @CreateAggregate, @DeleteAggregate, @OnCommand, @OnEvent, @OnRejected, @OnSchedule and @Blocking.",
+  },
+  WOW3011: {
+    severity: "error",
+    message: "'@{name}' is written more than once.",
+    hint: "Remove the repeated annotation.",
+  },
+  WOW3012: {
+    severity: "error",
+    message: "'@{name}' is not allowed on {place}.",
+    hint: "'@{name}' belongs on {allowed}.",
+  },
+  WOW3013: {
+    severity: "error",
+    message: "'@{annotation}' has no argument '{name}'.",
+    hint: "{suggestion}{allowed}",
+  },
+  WOW3014: {
+    severity: "error",
+    message: "Argument '{name}' of '@{annotation}' must be {expected}, not {actual}.",
+    hint: "Write it as {example}.",
+  },
+  WOW3015: {
+    severity: "error",
+    message: "'@{annotation}' needs the argument '{name}'.",
+    hint: "Add it, for example {example}.",
+  },
+  WOW3016: {
+    severity: "error",
+    message: "Argument '{name}' is given twice.",
+    hint: "Keep one '{name} = …'.",
+  },
+  WOW3017: {
+    severity: "error",
+    message: "A command cannot be both @CreateAggregate and @DeleteAggregate.",
+    hint: "Keep the one that describes what '{name}' does; a create command starts an aggregate, a delete command ends it.",
+  },
+  WOW3018: {
+    severity: "error",
+    message: "A saga handler cannot be both @OnEvent and @OnRejected.",
+    hint: "Use @OnEvent to react to an event, @OnRejected to react to the rejection of a command this saga sent.",
+  },
+  WOW3019: {
+    severity: "error",
+    message: "Saga '{saga}' already handles {what} '{name}'.",
+    hint: "The other handler is at {other}. Merge the two into one handler.",
+  },
+  WOW3020: {
+    severity: "warning",
+    message: "Saga '{saga}' never sends or schedules '{name}', so this rejection handler never runs.",
+    hint: "A saga receives rejections only of the commands it lists in `commands` or `schedules`; list '{name}' there or remove this handler.",
+  },
+  WOW3021: {
+    severity: "warning",
+    message: "'{name}' is listed twice.",
+    hint: "Remove the repeated entry.",
+  },
+  WOW3022: {
+    severity: "error",
+    message: "Aggregate '{name}' has more than one `state` block.",
+    hint: "Put all the state fields into one `state { … }` block.",
+  },
+
   // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────
   WOW4001: {
     severity: "error",
@@ -37,6 +206,54 @@ export const messages = {
     message: "The cron expression '{expression}' can never fire.",
     hint: "No date matches every field (e.g. the 30th of February); check the day-of-month, month and day-of-week fields.",
   },
+  WOW4003: {
+    severity: "error",
+    message: "Job '{name}' has no @OnSchedule annotation.",
+    hint: "Write `@OnSchedule(name = \"{name}\", cron = \"0 0 * * * *\", commands = […])` before `job {name}`.",
+  },
+  WOW4004: {
+    severity: "error",
+    message: "Job name '{name}' is already used in context '{context}'.",
+    hint: "Job names are the ids of the context's schedule instances; the other job is at {other}. Pick another name.",
+  },
+  WOW4005: {
+    severity: "error",
+    message: "Invalid job name '{name}'.",
+    hint: "A job name is one or more letters, digits, '_' and '-' (e.g. \"receive-deliveries\").",
+  },
+  WOW4006: {
+    severity: "error",
+    message: "Unknown time zone '{zone}'.",
+    hint: "{suggestion}Use an IANA zone name such as \"UTC\", \"Europe/Paris\" or \"America/New_York\".",
+  },
+  WOW4007: {
+    severity: "error",
+    message: "A job with `scope = TENANT` cannot be `sharded = true`.",
+    hint: "Sharding splits one SYSTEM instance over the journal partitions; use `scope = SYSTEM` or drop `sharded = true`.",
+  },
+  WOW4008: {
+    severity: "error",
+    message: "Unknown {argument} '{value}'.",
+    hint: "{suggestion}'{argument}' is one of: {allowed}.",
+  },
+
+  // ── WOW6xxx: build ────────────────────────────────────────────────────────────────────────────
+  WOW6001: {
+    severity: "error",
+    message: "No .wow files found under '{dir}'.",
+    hint: "Run wowc in the directory that holds your .wow sources, or pass it: `wowc build path/to/dir`.",
+  },
+  WOW6002: {
+    severity: "error",
+    message: "Cannot read '{path}': {reason}",
+    hint: "Check that the file exists and is readable.",
+  },
+  WOW6003: {
+    severity: "error",
+    message: "Cannot write '{path}': {reason}",
+    hint: "Check that the output directory is writable, or choose another with --out.",
+  },
+
 
   // ── WOW9999: internal ─────────────────────────────────────────────────────────────────────────
   WOW9999: {
