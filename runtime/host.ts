@@ -1,0 +1,68 @@
+import { systemClock, type Clock } from "./clock.js";
+import type { Journal } from "./journal/journal.js";
+import type { CommandResult } from "./model/command-result.js";
+import type { CommandMessage } from "./model/messages.js";
+import type { AggregateRegistration, Services } from "./model/registration.js";
+import { CommandProcessor, type CommandSender } from "./processing/command-processor.js";
+import type { CronNext } from "./timers/cron-next.js";
+import { TimerService, type Delivery } from "./timers/timer-service.js";
+import type { TimerOptions } from "./timers/timer-options.js";
+
+export interface HostOptions {
+  readonly journal: Journal;
+  readonly aggregates: readonly AggregateRegistration[];
+  readonly services?: Services;
+  readonly clock?: Clock;
+  readonly timers?: TimerOptions & { readonly owner?: string };
+  readonly maxConflictRetries?: number;
+  readonly newId?: () => string;
+  readonly cronNext?: CronNext;
+  /** Wraps what the timer service sends through (tests record or fail deliveries here). */
+  readonly timerSend?: (send: CommandSender) => CommandSender;
+  readonly onDelivery?: (delivery: Delivery) => void;
+  readonly onError?: (error: unknown) => void;
+}
+
+/** A command processor and a timer service over one journal: the smallest runnable host. */
+export class Host {
+  readonly clock: Clock;
+  readonly journal: Journal;
+  readonly processor: CommandProcessor;
+  readonly timers: TimerService;
+
+  constructor(options: HostOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.journal = options.journal;
+    this.processor = new CommandProcessor({
+      journal: options.journal,
+      aggregates: options.aggregates,
+      clock: this.clock,
+      ...(options.services ? { services: options.services } : {}),
+      ...(options.maxConflictRetries === undefined ? {} : { maxConflictRetries: options.maxConflictRetries }),
+      ...(options.newId ? { newId: options.newId } : {}),
+      ...(options.cronNext ? { cronNext: options.cronNext } : {}),
+    });
+    const send = options.timerSend ? options.timerSend(this.processor.send) : this.processor.send;
+    this.timers = new TimerService({
+      ...options.timers,
+      journal: options.journal,
+      clock: this.clock,
+      send,
+      ...(options.cronNext ? { cronNext: options.cronNext } : {}),
+      ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
+  }
+
+  send(command: CommandMessage): Promise<CommandResult> {
+    return this.processor.send(command);
+  }
+
+  start(): void {
+    this.timers.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.timers.stop();
+  }
+}

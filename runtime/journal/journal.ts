@@ -1,0 +1,118 @@
+import type { AggregateRef } from "../model/aggregate-ref.js";
+import type { Causation, CommandDraft, EventMessage } from "../model/messages.js";
+import type { ScheduleRule } from "../model/schedule-rule.js";
+
+/** An aggregate's committed history. */
+export interface StoredStream {
+  /** 0 when the aggregate does not exist. */
+  readonly version: number;
+  readonly deleted: boolean;
+  readonly events: readonly EventMessage[];
+}
+
+/** A request id recorded for an aggregate, with how it was decided. */
+export interface RequestRecord {
+  readonly requestId: string;
+  readonly version: number;
+  /** "Ok" when decided, else the rejection code. */
+  readonly errorCode: string;
+}
+
+/** A pending schedule as set by a commit. */
+export interface TimerSpec {
+  /** Unique per ScheduleSet (the ScheduleSet event id). */
+  readonly id: string;
+  readonly owner: AggregateRef;
+  readonly key: string;
+  readonly rule: ScheduleRule;
+  readonly command: CommandDraft;
+  readonly target: AggregateRef;
+  readonly causation: Causation;
+  /** 1-based slot to deliver next, and its due time (epoch ms). */
+  readonly slot: number;
+  readonly due: number;
+}
+
+export type TimerStatus = "pending" | "parked";
+
+/** A stored timer: its spec plus delivery bookkeeping. */
+export interface TimerRow extends TimerSpec {
+  readonly status: TimerStatus;
+  /** When the poller may next claim it: the due time, a retry's backoff, or a claim's lease end. */
+  readonly fireAt: number;
+  /** Failed attempts for the current slot. */
+  readonly attempts: number;
+  readonly lastError?: string;
+  readonly parkedAt?: number;
+}
+
+export type TimerChange =
+  | { readonly kind: "set"; readonly timer: TimerSpec }
+  | { readonly kind: "cancel"; readonly key: string }
+  | { readonly kind: "cancelAll" };
+
+/** One atomic append: events, the request id, schedule changes, deletion — all or nothing. */
+export interface Commit {
+  readonly aggregate: AggregateRef;
+  /** Optimistic concurrency: the version the decision saw; omitted to record a request without a version check. */
+  readonly expectedVersion?: number;
+  /** Versioned `expectedVersion + 1`; none → the version does not move. */
+  readonly events: readonly EventMessage[];
+  readonly request: RequestRecord;
+  readonly timers: readonly TimerChange[];
+  readonly deleted?: boolean;
+}
+
+export interface AppendResult {
+  readonly version: number;
+  /** Committed events with their global positions. */
+  readonly events: readonly EventMessage[];
+}
+
+/** How a claimed timer's slot ended. Applied only if the timer still is at `slot` (else it was replaced or moved on). */
+export interface TimerSettlement {
+  readonly id: string;
+  readonly slot: number;
+  readonly outcome:
+    | { readonly kind: "done" }
+    | { readonly kind: "next"; readonly slot: number; readonly due: number }
+    | { readonly kind: "retry"; readonly attempts: number; readonly fireAt: number; readonly error: string }
+    | { readonly kind: "park"; readonly attempts: number; readonly error: string; readonly at: number };
+}
+
+export class VersionConflictError extends Error {
+  constructor(readonly aggregate: AggregateRef, readonly expected: number, readonly actual: number) {
+    super(`version conflict on ${aggregate.context}.${aggregate.aggregate}/${aggregate.id}: expected ${expected}, found ${actual}`);
+    this.name = "VersionConflictError";
+  }
+}
+
+export class DuplicateRequestError extends Error {
+  constructor(readonly aggregate: AggregateRef, readonly requestId: string) {
+    super(`request ${requestId} was already decided for ${aggregate.context}.${aggregate.aggregate}/${aggregate.id}`);
+    this.name = "DuplicateRequestError";
+  }
+}
+
+/** The store of events, request ids and timers. Both implementations pass one contract suite. */
+export interface Journal {
+  load(aggregate: AggregateRef): Promise<StoredStream>;
+  findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined>;
+  /** Throws VersionConflictError or DuplicateRequestError, committing nothing. */
+  append(commit: Commit): Promise<AppendResult>;
+  /** Committed events in global order, with position > `after`. */
+  read(after: number, limit: number): Promise<EventMessage[]>;
+
+  /** Claims up to `limit` pending timers with fireAt <= now, earliest first, leasing them until `leaseUntil`. */
+  claimDue(now: number, limit: number, leaseUntil: number, owner: string): Promise<TimerRow[]>;
+  /** The earliest fireAt of a pending timer. */
+  nextFireAt(): Promise<number | undefined>;
+  settle(settlements: readonly TimerSettlement[]): Promise<void>;
+  timer(id: string): Promise<TimerRow | undefined>;
+  /** Pending and parked timers an aggregate owns. */
+  timersOf(owner: AggregateRef): Promise<TimerRow[]>;
+  parked(limit?: number): Promise<TimerRow[]>;
+  /** Puts a parked timer back to pending, due now, attempts reset. False if it is not parked. */
+  redrive(id: string, now: number): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,175 @@
+import { refKey, type AggregateRef } from "../model/aggregate-ref.js";
+import type { EventMessage } from "../model/messages.js";
+import {
+  DuplicateRequestError,
+  VersionConflictError,
+  type AppendResult,
+  type Commit,
+  type Journal,
+  type RequestRecord,
+  type StoredStream,
+  type TimerChange,
+  type TimerRow,
+  type TimerSettlement,
+} from "./journal.js";
+import { MinHeap } from "./min-heap.js";
+
+interface Stream {
+  version: number;
+  deleted: boolean;
+  events: EventMessage[];
+  requests: Map<string, RequestRecord>;
+}
+
+/** The journal in memory, for tests. Stores copies, like a real store. */
+export class MemoryJournal implements Journal {
+  private readonly streams = new Map<string, Stream>();
+  private readonly log: EventMessage[] = [];
+  private readonly timers = new Map<string, TimerRow>();
+  private readonly timersByOwner = new Map<string, Map<string, string>>();
+  /** Pending timers by fireAt; stale entries (fireAt moved, timer gone) are skipped lazily. */
+  private readonly due = new MinHeap<string>();
+
+  async load(aggregate: AggregateRef): Promise<StoredStream> {
+    const stream = this.streams.get(refKey(aggregate));
+    if (!stream) return { version: 0, deleted: false, events: [] };
+    return { version: stream.version, deleted: stream.deleted, events: structuredClone(stream.events) };
+  }
+
+  async findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined> {
+    const record = this.streams.get(refKey(aggregate))?.requests.get(requestId);
+    return record && { ...record };
+  }
+
+  async append(commit: Commit): Promise<AppendResult> {
+    const key = refKey(commit.aggregate);
+    const stream: Stream = this.streams.get(key) ?? { version: 0, deleted: false, events: [], requests: new Map() };
+    if (commit.expectedVersion !== undefined && stream.version !== commit.expectedVersion) {
+      throw new VersionConflictError(commit.aggregate, commit.expectedVersion, stream.version);
+    }
+    if (stream.requests.has(commit.request.requestId)) throw new DuplicateRequestError(commit.aggregate, commit.request.requestId);
+    const committed: EventMessage[] = [];
+    for (const event of commit.events) {
+      const stored: EventMessage = { ...structuredClone(event), position: this.log.length + 1 };
+      this.log.push(stored);
+      committed.push(stored);
+    }
+    if (committed.length > 0) stream.version = committed[0]!.version;
+    stream.events.push(...committed);
+    if (commit.deleted) stream.deleted = true;
+    stream.requests.set(commit.request.requestId, { ...commit.request });
+    this.streams.set(key, stream);
+    for (const change of commit.timers) this.applyChange(commit.aggregate, change);
+    return { version: stream.version, events: structuredClone(committed) };
+  }
+
+  async read(after: number, limit: number): Promise<EventMessage[]> {
+    return structuredClone(this.log.slice(Math.max(0, after), Math.max(0, after) + limit));
+  }
+
+  async claimDue(now: number, limit: number, leaseUntil: number, _owner: string): Promise<TimerRow[]> {
+    const claimed: TimerRow[] = [];
+    while (claimed.length < limit) {
+      const top = this.due.peek();
+      if (!top || top.key > now) break;
+      this.due.pop();
+      const row = this.timers.get(top.value);
+      if (!row || row.status !== "pending" || row.fireAt !== top.key) continue;
+      claimed.push(structuredClone(row));
+      this.put({ ...row, fireAt: leaseUntil });
+    }
+    return claimed;
+  }
+
+  async nextFireAt(): Promise<number | undefined> {
+    for (;;) {
+      const top = this.due.peek();
+      if (!top) return undefined;
+      const row = this.timers.get(top.value);
+      if (row && row.status === "pending" && row.fireAt === top.key) return top.key;
+      this.due.pop();
+    }
+  }
+
+  async settle(settlements: readonly TimerSettlement[]): Promise<void> {
+    for (const { id, slot, outcome } of settlements) {
+      const row = this.timers.get(id);
+      if (!row || row.slot !== slot || row.status !== "pending") continue;
+      switch (outcome.kind) {
+        case "done":
+          this.remove(id);
+          break;
+        case "next":
+          this.put({ ...row, slot: outcome.slot, due: outcome.due, fireAt: outcome.due, attempts: 0, lastError: undefined });
+          break;
+        case "retry":
+          this.put({ ...row, attempts: outcome.attempts, fireAt: outcome.fireAt, lastError: outcome.error });
+          break;
+        case "park":
+          this.put({ ...row, status: "parked", attempts: outcome.attempts, lastError: outcome.error, parkedAt: outcome.at });
+          break;
+      }
+    }
+  }
+
+  async timer(id: string): Promise<TimerRow | undefined> {
+    const row = this.timers.get(id);
+    return row && structuredClone(row);
+  }
+
+  async timersOf(owner: AggregateRef): Promise<TimerRow[]> {
+    const ids = this.timersByOwner.get(refKey(owner));
+    return ids ? [...ids.values()].map((id) => structuredClone(this.timers.get(id)!)) : [];
+  }
+
+  async parked(limit = 1000): Promise<TimerRow[]> {
+    return [...this.timers.values()]
+      .filter((row) => row.status === "parked")
+      .sort((a, b) => (a.parkedAt ?? 0) - (b.parkedAt ?? 0))
+      .slice(0, limit)
+      .map((row) => structuredClone(row));
+  }
+
+  async redrive(id: string, now: number): Promise<boolean> {
+    const row = this.timers.get(id);
+    if (!row || row.status !== "parked") return false;
+    this.put({ ...row, status: "pending", attempts: 0, fireAt: now, parkedAt: undefined });
+    return true;
+  }
+
+  async close(): Promise<void> {}
+
+  private applyChange(owner: AggregateRef, change: TimerChange): void {
+    const keys = this.timersByOwner.get(refKey(owner));
+    if (change.kind === "cancelAll") {
+      for (const id of keys?.values() ?? []) this.remove(id);
+      return;
+    }
+    const key = change.kind === "set" ? change.timer.key : change.key;
+    const existing = keys?.get(key);
+    if (existing !== undefined) this.remove(existing);
+    if (change.kind === "set") {
+      const spec = structuredClone(change.timer);
+      this.put({ ...spec, status: "pending", fireAt: spec.due, attempts: 0 });
+    }
+  }
+
+  private put(row: TimerRow): void {
+    this.timers.set(row.id, row);
+    const ownerKey = refKey(row.owner);
+    const keys = this.timersByOwner.get(ownerKey) ?? new Map<string, string>();
+    keys.set(row.key, row.id);
+    this.timersByOwner.set(ownerKey, keys);
+    if (row.status === "pending") this.due.push(row.fireAt, row.id);
+  }
+
+  private remove(id: string): void {
+    const row = this.timers.get(id);
+    if (!row) return;
+    this.timers.delete(id);
+    const ownerKey = refKey(row.owner);
+    const keys = this.timersByOwner.get(ownerKey);
+    keys?.delete(row.key);
+    if (keys?.size === 0) this.timersByOwner.delete(ownerKey);
+  }
+}

@@ -1,0 +1,244 @@
+import Database from "better-sqlite3";
+import { refKey, type AggregateRef } from "../model/aggregate-ref.js";
+import type { Causation, CommandDraft, EventMessage } from "../model/messages.js";
+import type { ScheduleRule } from "../model/schedule-rule.js";
+import {
+  DuplicateRequestError,
+  VersionConflictError,
+  type AppendResult,
+  type Commit,
+  type Journal,
+  type RequestRecord,
+  type StoredStream,
+  type TimerRow,
+  type TimerSettlement,
+} from "./journal.js";
+import { migrate } from "./sqlite-schema.js";
+
+export interface SqliteJournalOptions {
+  /**
+   * `NORMAL` (default): in WAL mode a commit survives the death of the process (it is in the OS
+   * before `append` returns), not necessarily a power loss. `FULL` also survives a power loss.
+   */
+  readonly synchronous?: "NORMAL" | "FULL";
+  /** Milliseconds to wait for another process's write lock (default 5000). */
+  readonly busyTimeout?: number;
+}
+
+interface TimerRecord {
+  id: string;
+  owner: string;
+  key: string;
+  spec: string;
+  slot: number;
+  due: number;
+  fire_at: number;
+  status: number;
+  attempts: number;
+  last_error: string | null;
+  parked_at: number | null;
+}
+
+interface TimerSpecData {
+  owner: AggregateRef;
+  rule: ScheduleRule;
+  command: CommandDraft;
+  target: AggregateRef;
+  causation: Causation;
+}
+
+const TIMER_COLUMNS = "id, owner, key, spec, slot, due, fire_at, status, attempts, last_error, parked_at";
+
+/** The embedded default journal: one SQLite file (WAL), schema created and versioned by the runtime. */
+export class SqliteJournal implements Journal {
+  readonly db: Database.Database;
+  readonly schemaVersion: number;
+  private readonly stmt;
+  private readonly appendTx;
+  private readonly settleTx;
+
+  constructor(readonly path: string, options: SqliteJournalOptions = {}) {
+    this.db = new Database(path);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma(`synchronous = ${options.synchronous ?? "NORMAL"}`);
+    this.db.pragma(`busy_timeout = ${options.busyTimeout ?? 5000}`);
+    this.schemaVersion = migrate(this.db);
+    const db = this.db;
+    this.stmt = {
+      stream: db.prepare<[string], { version: number; deleted: number }>("SELECT version, deleted FROM wow_streams WHERE stream = ?"),
+      events: db.prepare<[string], { position: number; data: string }>("SELECT position, data FROM wow_events WHERE stream = ? ORDER BY version, sequence"),
+      request: db.prepare<[string, string], { version: number; error_code: string }>(
+        "SELECT version, error_code FROM wow_requests WHERE stream = ? AND request_id = ?",
+      ),
+      insertRequest: db.prepare("INSERT OR IGNORE INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)"),
+      upsertStream: db.prepare(
+        "INSERT INTO wow_streams (stream, version, deleted) VALUES (?, ?, ?) ON CONFLICT (stream) DO UPDATE SET version = excluded.version, deleted = excluded.deleted",
+      ),
+      insertEvent: db.prepare("INSERT INTO wow_events (stream, version, sequence, type, data) VALUES (?, ?, ?, ?, ?)"),
+      readAll: db.prepare<[number, number], { position: number; data: string }>("SELECT position, data FROM wow_events WHERE position > ? ORDER BY position LIMIT ?"),
+      insertTimer: db.prepare(
+        "INSERT INTO wow_timers (id, owner, key, spec, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ),
+      deleteTimerByKey: db.prepare("DELETE FROM wow_timers WHERE owner = ? AND key = ?"),
+      deleteTimersOf: db.prepare("DELETE FROM wow_timers WHERE owner = ?"),
+      claim: db.prepare<{ now: number; limit: number; leaseUntil: number; owner: string }, TimerRecord>(
+        `UPDATE wow_timers SET fire_at = @leaseUntil, lease_owner = @owner
+         WHERE id IN (SELECT id FROM wow_timers WHERE status = 0 AND fire_at <= @now ORDER BY fire_at LIMIT @limit)
+         RETURNING ${TIMER_COLUMNS}`,
+      ),
+      nextFireAt: db.prepare<[], { at: number | null }>("SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0"),
+      settleDone: db.prepare("DELETE FROM wow_timers WHERE id = ? AND slot = ? AND status = 0"),
+      settleNext: db.prepare(
+        "UPDATE wow_timers SET slot = ?, due = ?, fire_at = ?, attempts = 0, last_error = NULL, lease_owner = NULL WHERE id = ? AND slot = ? AND status = 0",
+      ),
+      settleRetry: db.prepare(
+        "UPDATE wow_timers SET attempts = ?, fire_at = ?, last_error = ?, lease_owner = NULL WHERE id = ? AND slot = ? AND status = 0",
+      ),
+      settlePark: db.prepare(
+        "UPDATE wow_timers SET status = 1, attempts = ?, last_error = ?, parked_at = ?, lease_owner = NULL WHERE id = ? AND slot = ? AND status = 0",
+      ),
+      timer: db.prepare<[string], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE id = ?`),
+      timersOf: db.prepare<[string], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE owner = ? ORDER BY key`),
+      parked: db.prepare<[number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 1 ORDER BY parked_at, id LIMIT ?`),
+      redrive: db.prepare("UPDATE wow_timers SET status = 0, attempts = 0, fire_at = ?, parked_at = NULL, lease_owner = NULL WHERE id = ? AND status = 1"),
+    };
+    this.appendTx = db.transaction((commit: Commit) => this.appendNow(commit));
+    this.settleTx = db.transaction((settlements: readonly TimerSettlement[]) => {
+      for (const s of settlements) this.settleOne(s);
+    });
+  }
+
+  async load(aggregate: AggregateRef): Promise<StoredStream> {
+    const key = refKey(aggregate);
+    const stream = this.stmt.stream.get(key);
+    if (!stream) return { version: 0, deleted: false, events: [] };
+    const events = this.stmt.events.all(key).map(toEvent);
+    return { version: stream.version, deleted: stream.deleted === 1, events };
+  }
+
+  async findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined> {
+    const row = this.stmt.request.get(refKey(aggregate), requestId);
+    return row && { requestId, version: row.version, errorCode: row.error_code };
+  }
+
+  async append(commit: Commit): Promise<AppendResult> {
+    return this.appendTx.immediate(commit);
+  }
+
+  async read(after: number, limit: number): Promise<EventMessage[]> {
+    return this.stmt.readAll.all(after, limit).map(toEvent);
+  }
+
+  async claimDue(now: number, limit: number, leaseUntil: number, owner: string): Promise<TimerRow[]> {
+    return this.stmt.claim
+      .all({ now, limit, leaseUntil, owner })
+      .map(toTimer)
+      .sort((a, b) => a.due - b.due);
+  }
+
+  async nextFireAt(): Promise<number | undefined> {
+    return this.stmt.nextFireAt.get()?.at ?? undefined;
+  }
+
+  async settle(settlements: readonly TimerSettlement[]): Promise<void> {
+    if (settlements.length > 0) this.settleTx.immediate(settlements);
+  }
+
+  async timer(id: string): Promise<TimerRow | undefined> {
+    const row = this.stmt.timer.get(id);
+    return row && toTimer(row);
+  }
+
+  async timersOf(owner: AggregateRef): Promise<TimerRow[]> {
+    return this.stmt.timersOf.all(refKey(owner)).map(toTimer);
+  }
+
+  async parked(limit = 1000): Promise<TimerRow[]> {
+    return this.stmt.parked.all(limit).map(toTimer);
+  }
+
+  async redrive(id: string, now: number): Promise<boolean> {
+    return this.stmt.redrive.run(now, id).changes === 1;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private appendNow(commit: Commit): AppendResult {
+    const key = refKey(commit.aggregate);
+    const stream = this.stmt.stream.get(key);
+    const version = stream?.version ?? 0;
+    if (commit.expectedVersion !== undefined && version !== commit.expectedVersion) {
+      throw new VersionConflictError(commit.aggregate, commit.expectedVersion, version);
+    }
+    const { request } = commit;
+    if (this.stmt.insertRequest.run(key, request.requestId, request.version, request.errorCode).changes === 0) {
+      throw new DuplicateRequestError(commit.aggregate, request.requestId);
+    }
+    const committed: EventMessage[] = [];
+    for (const event of commit.events) {
+      const position = Number(this.stmt.insertEvent.run(key, event.version, event.sequence, event.type, JSON.stringify(event)).lastInsertRowid);
+      committed.push({ ...event, position });
+    }
+    const newVersion = committed.length > 0 ? committed[0]!.version : version;
+    if (committed.length > 0 || commit.deleted) {
+      this.stmt.upsertStream.run(key, newVersion, commit.deleted || stream?.deleted === 1 ? 1 : 0);
+    }
+    for (const change of commit.timers) {
+      if (change.kind === "cancelAll") {
+        this.stmt.deleteTimersOf.run(key);
+        continue;
+      }
+      const timerKey = change.kind === "set" ? change.timer.key : change.key;
+      this.stmt.deleteTimerByKey.run(key, timerKey);
+      if (change.kind === "set") {
+        const t = change.timer;
+        const spec: TimerSpecData = { owner: t.owner, rule: t.rule, command: t.command, target: t.target, causation: t.causation };
+        this.stmt.insertTimer.run(t.id, key, t.key, JSON.stringify(spec), t.slot, t.due, t.due);
+      }
+    }
+    return { version: newVersion, events: committed };
+  }
+
+  private settleOne({ id, slot, outcome }: TimerSettlement): void {
+    switch (outcome.kind) {
+      case "done":
+        this.stmt.settleDone.run(id, slot);
+        break;
+      case "next":
+        this.stmt.settleNext.run(outcome.slot, outcome.due, outcome.due, id, slot);
+        break;
+      case "retry":
+        this.stmt.settleRetry.run(outcome.attempts, outcome.fireAt, outcome.error, id, slot);
+        break;
+      case "park":
+        this.stmt.settlePark.run(outcome.attempts, outcome.error, outcome.at, id, slot);
+        break;
+    }
+  }
+}
+
+function toEvent(row: { position: number; data: string }): EventMessage {
+  return { ...(JSON.parse(row.data) as EventMessage), position: row.position };
+}
+
+function toTimer(row: TimerRecord): TimerRow {
+  const spec = JSON.parse(row.spec) as TimerSpecData;
+  return {
+    id: row.id,
+    owner: spec.owner,
+    key: row.key,
+    rule: spec.rule,
+    command: spec.command,
+    target: spec.target,
+    causation: spec.causation,
+    slot: row.slot,
+    due: row.due,
+    status: row.status === 1 ? "parked" : "pending",
+    fireAt: row.fire_at,
+    attempts: row.attempts,
+    ...(row.last_error === null ? {} : { lastError: row.last_error }),
+    ...(row.parked_at === null ? {} : { parkedAt: row.parked_at }),
+  };
+}

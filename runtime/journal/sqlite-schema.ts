@@ -1,0 +1,71 @@
+import type Database from "better-sqlite3";
+
+/** Schema migrations, in order; the database records the last applied in `wow_meta.schema_version`. */
+export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE wow_streams (
+        stream TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        deleted INTEGER NOT NULL DEFAULT 0
+      ) WITHOUT ROWID;
+      CREATE TABLE wow_events (
+        position INTEGER PRIMARY KEY,
+        stream TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        sequence INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX wow_events_stream ON wow_events (stream, version, sequence);
+      CREATE TABLE wow_requests (
+        stream TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        error_code TEXT NOT NULL,
+        PRIMARY KEY (stream, request_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE wow_timers (
+        id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        key TEXT NOT NULL,
+        spec TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        due INTEGER NOT NULL,
+        fire_at INTEGER NOT NULL,
+        status INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        parked_at INTEGER,
+        lease_owner TEXT
+      );
+      CREATE UNIQUE INDEX wow_timers_owner_key ON wow_timers (owner, key);
+      CREATE INDEX wow_timers_pending ON wow_timers (fire_at) WHERE status = 0;
+      CREATE INDEX wow_timers_parked ON wow_timers (parked_at) WHERE status = 1;
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Creates or upgrades the schema in one transaction; refuses a database from a newer runtime. */
+export function migrate(db: Database.Database): number {
+  db.exec("CREATE TABLE IF NOT EXISTS wow_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
+  const upgrade = db.transaction(() => {
+    const row = db.prepare("SELECT value FROM wow_meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+    const current = row ? Number(row.value) : 0;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(`the journal's schema version ${current} is newer than this runtime's (${SCHEMA_VERSION})`);
+    }
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sql);
+      db.prepare("INSERT INTO wow_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
+        String(migration.version),
+      );
+    }
+    return Math.max(current, SCHEMA_VERSION);
+  });
+  return upgrade.immediate();
+}

@@ -1,0 +1,35 @@
+import type { CommandMessage, EventMessage } from "./messages.js";
+import type { DecideScope } from "./decide-scope.js";
+import type { Decision } from "./decision.js";
+
+/** The services a handler asked for, by name. */
+export type Services = Readonly<Record<string, unknown>>;
+
+/** How one command type is decided. Plain data + functions: generated `define…` wrappers produce it. */
+export interface CommandRegistration<S = any, B = any> {
+  /** `@CreateAggregate`: only starts a new aggregate. */
+  readonly create?: boolean;
+  /** `@DeleteAggregate`: deletes the aggregate after its events (cancelling its pending schedules). */
+  readonly delete?: boolean;
+  /** Names of the services the handler gets. */
+  readonly services?: readonly string[];
+  decide(state: S, command: CommandMessage<B>, scope: DecideScope, services: Services): Decision | Promise<Decision>;
+}
+
+export type EventApplier<S = any, B = any> = (state: S, event: EventMessage<B>) => S;
+
+export interface AggregateRegistration<S = any> {
+  readonly context: string;
+  readonly aggregate: string;
+  initialState(): S;
+  /** By fully qualified command type (`"<context>.<Name>"`). */
+  readonly commands: Readonly<Record<string, CommandRegistration<S>>>;
+  /** By fully qualified event type; an event without an applier leaves the state as it is. */
+  readonly events: Readonly<Record<string, EventApplier<S>>>;
+  /** Whether the aggregate marks a create command; derived from `commands` when left out. */
+  readonly hasCreateCommand?: boolean;
+}
+
+export function hasCreateCommand(registration: AggregateRegistration): boolean {
+  return registration.hasCreateCommand ?? Object.values(registration.commands).some((command) => command.create === true);
+}

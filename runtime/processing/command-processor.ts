@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.js";
+import { DuplicateRequestError, VersionConflictError, type Journal } from "../journal/journal.js";
+import type { CommandResult } from "../model/command-result.js";
+import { eventsOf } from "../model/decision.js";
+import { CommandRejected, ErrorCodes } from "../model/errors.js";
+import type { CommandMessage, EventMessage } from "../model/messages.js";
+import { hasCreateCommand, type Services } from "../model/registration.js";
+import { isSystemEvent } from "../model/system-events.js";
+import type { AggregateRegistration } from "../model/registration.js";
+import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.js";
+import { buildCommit } from "./commit-builder.js";
+import { AggregateRegistry, type CommandRoute } from "./registry.js";
+import { ScopeRecorder } from "./scope-recorder.js";
+
+export interface CommandProcessorOptions {
+  readonly journal: Journal;
+  readonly aggregates: readonly AggregateRegistration[];
+  readonly clock: Clock;
+  /** Services by name; a handler gets the ones its registration lists. */
+  readonly services?: Services;
+  /** Retries of a command whose append hit a version conflict (default 5). */
+  readonly maxConflictRetries?: number;
+  readonly newId?: () => string;
+  readonly cronNext?: CronNext;
+}
+
+/** Something that takes commands: the processor, or a test's wrapper around it. */
+export type CommandSender = (command: CommandMessage) => Promise<CommandResult>;
+
+/**
+ * Decides commands: load (replay), guard (create/delete/duplicate), decide, and commit events with
+ * schedule changes in one append. Rejections are results; any other exception is a technical
+ * failure and rejects the returned promise (nothing was committed).
+ */
+export class CommandProcessor {
+  private readonly registry: AggregateRegistry;
+  private readonly journal: Journal;
+  private readonly clock: Clock;
+  private readonly services: Services;
+  private readonly maxConflictRetries: number;
+  private readonly newId: () => string;
+  private readonly cronNext: CronNext;
+
+  constructor(options: CommandProcessorOptions) {
+    this.registry = new AggregateRegistry(options.aggregates);
+    this.journal = options.journal;
+    this.clock = options.clock;
+    this.services = options.services ?? {};
+    this.maxConflictRetries = options.maxConflictRetries ?? 5;
+    this.newId = options.newId ?? randomUUID;
+    this.cronNext = options.cronNext ?? defaultCronNext;
+  }
+
+  /** Bound, so it can be passed around as a CommandSender. */
+  readonly send: CommandSender = async (command) => {
+    const route = this.registry.route(command.type);
+    if (!route || route.aggregate.context !== command.aggregate.context || route.aggregate.aggregate !== command.aggregate.aggregate) {
+      return result(command, "rejected", ErrorCodes.IllegalArgument, `no aggregate ${command.aggregate.context}.${command.aggregate.aggregate} handles ${command.type}`, 0);
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.decideOnce(route, command);
+      } catch (error) {
+        if (error instanceof DuplicateRequestError) return this.duplicate(command);
+        if (!(error instanceof VersionConflictError)) throw error;
+        if (attempt >= this.maxConflictRetries) {
+          return result(command, "rejected", ErrorCodes.EventVersionConflict, error.message, error.actual);
+        }
+      }
+    }
+  };
+
+  private async decideOnce(route: CommandRoute, command: CommandMessage): Promise<CommandResult> {
+    const ref = command.aggregate;
+    const seen = await this.journal.findRequest(ref, command.requestId);
+    if (seen) return this.duplicate(command, seen.version);
+    const stream = await this.journal.load(ref);
+    const guard = this.guard(route, stream.version, stream.deleted);
+    if (guard) return this.rejected(command, guard.code, guard.message, stream.version);
+    const state = replay(route.aggregate, stream.events);
+    const scope = new ScopeRecorder(this.clock.now());
+    let decision;
+    try {
+      decision = await route.command.decide(state, command, scope, this.servicesFor(route));
+    } catch (error) {
+      if (error instanceof CommandRejected) return this.rejected(command, error.code, error.message, stream.version);
+      throw error;
+    }
+    let commit;
+    try {
+      commit = buildCommit({
+        command,
+        expectedVersion: stream.version,
+        events: eventsOf(decision),
+        schedules: scope.changes,
+        deletes: route.command.delete === true,
+        now: this.clock.now(),
+        newId: this.newId,
+        cronNext: this.cronNext,
+      });
+    } catch (error) {
+      if (error instanceof CommandRejected) return this.rejected(command, error.code, error.message, stream.version);
+      throw error;
+    }
+    const appended = await this.journal.append(commit);
+    return result(command, "decided", ErrorCodes.Ok, "", appended.version, appended.events);
+  }
+
+  private guard(route: CommandRoute, version: number, deleted: boolean): CommandRejected | undefined {
+    if (deleted) return new CommandRejected(ErrorCodes.IllegalAccessDeletedAggregate, "the aggregate was deleted");
+    const exists = version > 0;
+    if (route.command.create === true && exists) return new CommandRejected(ErrorCodes.IllegalState, "the aggregate already exists");
+    if (route.command.create !== true && !exists && hasCreateCommand(route.aggregate)) {
+      return new CommandRejected(ErrorCodes.NotFound, "the aggregate does not exist");
+    }
+    return undefined;
+  }
+
+  private servicesFor(route: CommandRoute): Services {
+    const names = route.command.services ?? [];
+    const picked: Record<string, unknown> = {};
+    for (const name of names) {
+      if (!(name in this.services)) throw new Error(`service ${name} is not provided by the host`);
+      picked[name] = this.services[name];
+    }
+    return picked;
+  }
+
+  /** A rejection is recorded under its request id, so a re-send is a duplicate and is not decided again. */
+  private async rejected(command: CommandMessage, code: string, message: string, version: number): Promise<CommandResult> {
+    try {
+      await this.journal.append({ aggregate: command.aggregate, events: [], timers: [], request: { requestId: command.requestId, version, errorCode: code } });
+    } catch (error) {
+      if (error instanceof DuplicateRequestError) return this.duplicate(command);
+      throw error;
+    }
+    return result(command, "rejected", code, message, version);
+  }
+
+  private async duplicate(command: CommandMessage, version?: number): Promise<CommandResult> {
+    const seenVersion = version ?? (await this.journal.findRequest(command.aggregate, command.requestId))?.version ?? 0;
+    return result(command, "duplicate", ErrorCodes.DuplicateRequestId, `request ${command.requestId} was already decided`, seenVersion);
+  }
+}
+
+/** Folds domain events into state; system events (`wow.*`) do not touch it. */
+export function replay<S>(registration: AggregateRegistration<S>, events: readonly EventMessage[]): S {
+  let state = registration.initialState();
+  for (const event of events) {
+    if (isSystemEvent(event.type)) continue;
+    const apply = registration.events[event.type];
+    if (apply) state = apply(state, event);
+  }
+  return state;
+}
+
+function result(
+  command: CommandMessage,
+  outcome: CommandResult["outcome"],
+  errorCode: string,
+  errorMsg: string,
+  aggregateVersion: number,
+  events: readonly EventMessage[] = [],
+): CommandResult {
+  return {
+    outcome,
+    succeeded: outcome === "decided",
+    errorCode,
+    errorMsg,
+    type: command.type,
+    commandId: command.commandId,
+    requestId: command.requestId,
+    aggregate: command.aggregate,
+    aggregateVersion,
+    events,
+  };
+}

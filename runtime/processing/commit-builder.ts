@@ -1,0 +1,74 @@
+import type { AggregateRef } from "../model/aggregate-ref.js";
+import type { ScheduleChange } from "../model/decide-scope.js";
+import type { EventDraft } from "../model/decision.js";
+import { CommandRejected, ErrorCodes } from "../model/errors.js";
+import type { Causation, CommandMessage, EventMessage } from "../model/messages.js";
+import { SystemEvents, type ScheduleCancelledBody, type ScheduleSetBody } from "../model/system-events.js";
+import type { Commit, TimerChange } from "../journal/journal.js";
+import type { CronNext } from "../timers/cron-next.js";
+import { firstDue } from "./first-due.js";
+
+export interface CommitInput {
+  readonly command: CommandMessage;
+  readonly expectedVersion: number;
+  readonly events: readonly EventDraft[];
+  readonly schedules: readonly ScheduleChange[];
+  readonly deletes: boolean;
+  readonly now: number;
+  readonly newId: () => string;
+  readonly cronNext: CronNext;
+}
+
+/**
+ * Turns a decision into one atomic commit: the handler's events, then a `wow.ScheduleSet` /
+ * `wow.ScheduleCancelled` per schedule change (in the order asked), then `wow.AggregateDeleted`
+ * for a delete command; the timer changes ride in the same commit.
+ */
+export function buildCommit(input: CommitInput): Commit {
+  const { command, now } = input;
+  const aggregate = command.aggregate;
+  const version = input.expectedVersion + 1;
+  const causation: Causation = { aggregate, version, commandId: command.commandId, requestId: command.requestId };
+  const drafts: { id: string; type: string; body: unknown }[] = input.events.map((e) => ({ id: input.newId(), type: e.type, body: e.body }));
+  const timers: TimerChange[] = [];
+  for (const change of input.schedules) {
+    const id = input.newId();
+    if (change.kind === "cancel") {
+      const body: ScheduleCancelledBody = { key: change.key };
+      drafts.push({ id, type: SystemEvents.ScheduleCancelled, body });
+      timers.push({ kind: "cancel", key: change.key });
+      continue;
+    }
+    const due = firstDue(change.rule, now, input.cronNext);
+    if (due === undefined) throw new CommandRejected(ErrorCodes.IllegalArgument, `schedule ${change.key}: the rule never fires`);
+    const target: AggregateRef = change.target
+      ? { context: change.target.context, aggregate: change.target.aggregate, id: change.target.id, tenantId: change.target.tenantId ?? aggregate.tenantId }
+      : aggregate;
+    const body: ScheduleSetBody = { key: change.key, timer: id, rule: change.rule, command: { type: change.command.type, body: change.command.body }, target, due };
+    drafts.push({ id, type: SystemEvents.ScheduleSet, body });
+    timers.push({ kind: "set", timer: { id, owner: aggregate, key: change.key, rule: change.rule, command: body.command, target, causation, slot: 1, due } });
+  }
+  if (input.deletes) {
+    drafts.push({ id: input.newId(), type: SystemEvents.AggregateDeleted, body: {} });
+    timers.push({ kind: "cancelAll" });
+  }
+  const events: EventMessage[] = drafts.map((draft, index) => ({
+    eventId: draft.id,
+    type: draft.type,
+    body: draft.body,
+    aggregate,
+    version,
+    sequence: index + 1,
+    commandId: command.commandId,
+    requestId: command.requestId,
+    createdAt: now,
+  }));
+  return {
+    aggregate,
+    expectedVersion: input.expectedVersion,
+    events,
+    request: { requestId: command.requestId, version: events.length > 0 ? version : input.expectedVersion, errorCode: ErrorCodes.Ok },
+    timers,
+    deleted: input.deletes,
+  };
+}

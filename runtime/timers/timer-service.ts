@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.js";
+import type { Journal, TimerRow, TimerSettlement } from "../journal/journal.js";
+import type { CommandResult } from "../model/command-result.js";
+import type { CommandMessage } from "../model/messages.js";
+import type { CommandSender } from "../processing/command-processor.js";
+import { backoffDelay } from "./backoff.js";
+import { cronNext as defaultCronNext, type CronNext } from "./cron-next.js";
+import { scheduledCommand } from "./scheduled-command.js";
+import { planSlot } from "./slot-plan.js";
+import { resolveTimerOptions, type ResolvedTimerOptions, type TimerOptions } from "./timer-options.js";
+
+/** What happened to one delivery: a result (decided, rejected or duplicate), or a technical failure. */
+export interface Delivery {
+  readonly command: CommandMessage;
+  readonly sentAt: number;
+  readonly result?: CommandResult;
+  readonly error?: unknown;
+  readonly parked: boolean;
+}
+
+export interface TimerServiceOptions extends TimerOptions {
+  readonly journal: Journal;
+  readonly clock: Clock;
+  readonly send: CommandSender;
+  readonly cronNext?: CronNext;
+  /** Identifies this process's claims. */
+  readonly owner?: string;
+  readonly onDelivery?: (delivery: Delivery) => void;
+  /** A poll that failed as a whole (the store, not a command); the loop goes on. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Delivers due timers: claims a batch (leased), sends each slot as a command with request id
+ * `timer#slot`, then settles the batch: done / next cron slot / retry with backoff / parked.
+ * At least once (a crash before settling redelivers after the lease; the target recognises the
+ * duplicate), never before due (only fireAt <= now is claimed, and fireAt >= due).
+ */
+export class TimerService {
+  readonly options: ResolvedTimerOptions;
+  private readonly journal: Journal;
+  private readonly clock: Clock;
+  private readonly send: CommandSender;
+  private readonly cronNext: CronNext;
+  private readonly owner: string;
+  private readonly onDelivery: ((delivery: Delivery) => void) | undefined;
+  private readonly onError: (error: unknown) => void;
+  private loop: Promise<void> | undefined;
+  private abort = new AbortController();
+
+  constructor(options: TimerServiceOptions) {
+    this.options = resolveTimerOptions(options);
+    this.journal = options.journal;
+    this.clock = options.clock;
+    this.send = options.send;
+    this.cronNext = options.cronNext ?? defaultCronNext;
+    this.owner = options.owner ?? randomUUID();
+    this.onDelivery = options.onDelivery;
+    this.onError = options.onError ?? ((error) => console.error("wow.timers: poll failed", error));
+  }
+
+  get running(): boolean {
+    return this.loop !== undefined;
+  }
+
+  /** Starts the poller: drains while batches come back full, else sleeps until min(next due, poll interval). */
+  start(): void {
+    if (this.loop) return;
+    this.abort = new AbortController();
+    const signal = this.abort.signal;
+    this.loop = (async () => {
+      while (!signal.aborted) {
+        let claimed = 0;
+        try {
+          claimed = await this.pollOnce();
+        } catch (error) {
+          this.onError(error);
+        }
+        if (signal.aborted) break;
+        await this.clock.sleep(claimed >= this.options.batchSize ? 0 : await this.idleWait(), signal);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    const loop = this.loop;
+    this.loop = undefined;
+    await loop;
+  }
+
+  /** Claims and delivers one batch of due timers; returns how many were claimed. */
+  async pollOnce(): Promise<number> {
+    const now = this.clock.now();
+    const rows = await this.journal.claimDue(now, this.options.batchSize, now + this.options.lease, this.owner);
+    if (rows.length === 0) return 0;
+    const settlements = new Array<TimerSettlement>(rows.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < rows.length) {
+        const index = next++;
+        settlements[index] = await this.deliver(rows[index]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, rows.length) }, worker));
+    await this.journal.settle(settlements);
+    return rows.length;
+  }
+
+  /** Delivers everything due by now (batch after batch); returns how many were claimed. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await this.pollOnce();
+      total += claimed;
+      if (claimed < this.options.batchSize) return total;
+    }
+  }
+
+  parked(limit?: number): Promise<TimerRow[]> {
+    return this.journal.parked(limit);
+  }
+
+  /** An operator's re-drive: the parked timer is pending again, due now, with fresh attempts. */
+  redrive(id: string): Promise<boolean> {
+    return this.journal.redrive(id, this.clock.now());
+  }
+
+  private async idleWait(): Promise<number> {
+    const nextFireAt = await this.journal.nextFireAt();
+    const poll = this.options.pollInterval;
+    if (nextFireAt === undefined) return poll;
+    return Math.max(0, Math.min(poll, nextFireAt - this.clock.now()));
+  }
+
+  private async deliver(row: TimerRow): Promise<TimerSettlement> {
+    const now = this.clock.now();
+    const plan = planSlot(row, now, this.options.misfireThreshold, this.cronNext);
+    const command = scheduledCommand(row, plan.deliver, now);
+    try {
+      const result = await this.send(command);
+      this.onDelivery?.({ command, sentAt: now, result, parked: false });
+      const outcome = plan.next ? { kind: "next" as const, ...plan.next } : { kind: "done" as const };
+      return { id: row.id, slot: row.slot, outcome };
+    } catch (error) {
+      const attempts = row.attempts + 1;
+      const message = describe(error);
+      const parked = attempts >= this.options.maxAttempts;
+      this.onDelivery?.({ command, sentAt: now, error, parked });
+      const at = this.clock.now();
+      return parked
+        ? { id: row.id, slot: row.slot, outcome: { kind: "park", attempts, error: message, at } }
+        : { id: row.id, slot: row.slot, outcome: { kind: "retry", attempts, error: message, fireAt: at + backoffDelay(attempts, this.options.backoff) } };
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
+}
