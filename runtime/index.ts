@@ -36,3 +36,4 @@ export { TIMER_DEFAULTS, resolveTimerOptions, type ResolvedTimerOptions, type Ti
 export { slotRequestId } from "./timers/scheduled-command.js";
 export { cronNext, type CronNext } from "./timers/cron-next.js";
 export { Host, type HostOptions } from "./host.js";
+export * from "./cron/index.js";

@@ -1,0 +1,50 @@
+// A parsed Spring-style cron expression: `next` fire time in any zone, and `neverFires`.
+import { parseCronFields } from "./parse.js";
+import { buildPlan, type CronPlan } from "./plan.js";
+import { nextFireMs } from "./search.js";
+import { zoneClock } from "./zone.js";
+
+export class CronExpression {
+  /** The expression exactly as given to `parse`. */
+  readonly source: string;
+  readonly #plan: CronPlan;
+
+  private constructor(source: string, plan: CronPlan) {
+    this.source = source;
+    this.#plan = plan;
+  }
+
+  /**
+   * Parses six fields (second minute hour day-of-month month day-of-week) or a macro (`@daily`…)
+   * with Spring `CronExpression` meaning. Throws `CronSyntaxError` naming the field and the text.
+   */
+  static parse(expression: string): CronExpression {
+    if (typeof expression !== "string") throw new TypeError("A cron expression must be a string");
+    return new CronExpression(expression, buildPlan(parseCronFields(expression)));
+  }
+
+  /**
+   * The first fire time strictly after `after`, reading the fields in `zone` (an IANA name).
+   * A local time inside a DST gap does not fire; one repeated by a fall-back fires at both
+   * instants. Null when nothing can ever match. Throws RangeError for an unknown zone.
+   */
+  next(after: Date, zone = "UTC"): Date | null {
+    const ms = this.nextAfterMs(after.getTime(), zone);
+    return ms === null ? null : new Date(ms);
+  }
+
+  /** `next` on epoch milliseconds, without Date objects: the runtime's fast path. */
+  nextAfterMs(afterMs: number, zone = "UTC"): number | null {
+    if (!Number.isFinite(afterMs)) throw new RangeError(`Cannot search for a cron fire time after an invalid instant (${afterMs})`);
+    return nextFireMs(this.#plan, zoneClock(zone), afterMs);
+  }
+
+  /** True when no date can ever match (e.g. "0 0 0 30 2 *", "0 0 0 31 2 MON"). Exact, and cheap. */
+  neverFires(): boolean {
+    return this.#plan.neverFires;
+  }
+
+  toString(): string {
+    return this.source;
+  }
+}

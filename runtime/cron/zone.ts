@@ -1,0 +1,174 @@
+// UTC offsets of a time zone as a table of periods of constant offset, built lazily a year at a
+// time from `Intl.DateTimeFormat` and cached for the life of the process. The cron search asks
+// "which offset holds at this instant, and until when?"; inside one period, local time is a plain
+// shift of UTC, so the search needs no Intl and no Date in its hot path. UTC never touches Intl.
+import { daysFromCivil, SECONDS_PER_DAY } from "./calendar.js";
+
+/** The offset period containing an instant: set by `locate`, read right after (no allocation). */
+export interface ZoneClock {
+  /** Finds the period containing UTC second `utcSecond`. */
+  locate(utcSecond: number): void;
+  /** Offset of that period, in seconds east of UTC. */
+  periodOffset: number;
+  /** First UTC second after that period (a transition, or where the cached table ends). */
+  periodEnd: number;
+}
+
+const FIXED_UTC: ZoneClock = {
+  locate(): void {},
+  periodOffset: 0,
+  periodEnd: Number.POSITIVE_INFINITY,
+};
+
+const UTC_NAMES = new Set(["UTC", "Etc/UTC", "GMT", "Etc/GMT"]);
+
+/** How much of the timeline one table extension covers. */
+const CHUNK = 366 * SECONDS_PER_DAY;
+
+class ZoneTable implements ZoneClock {
+  periodOffset = 0;
+  periodEnd = 0;
+  /** Start of each period (UTC seconds, ascending); `starts[0]` is where the table begins. */
+  private starts: number[] = [];
+  private offsets: number[] = [];
+  /** The table covers [from, to). */
+  private from = 0;
+  private to = 0;
+  private lastStart = 1;
+  private lastEnd = 0;
+  private readonly format: Intl.DateTimeFormat;
+
+  constructor(zone: string) {
+    this.format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+  }
+
+  locate(utcSecond: number): void {
+    if (utcSecond >= this.lastStart && utcSecond < this.lastEnd) return;
+    this.cover(utcSecond);
+    const starts = this.starts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= utcSecond) lo = mid;
+      else hi = mid - 1;
+    }
+    this.periodOffset = this.offsets[lo];
+    this.periodEnd = lo + 1 < starts.length ? Math.min(starts[lo + 1], this.to) : this.to;
+    this.lastStart = starts[lo];
+    this.lastEnd = this.periodEnd;
+  }
+
+  /** Offset at one instant, from Intl: the slow path, used only to build the table. */
+  private offsetAt(utcSecond: number): number {
+    let year = 0;
+    let month = 0;
+    let day = 0;
+    let hour = 0;
+    let minute = 0;
+    let second = 0;
+    for (const part of this.format.formatToParts(new Date(utcSecond * 1000))) {
+      const value = Number(part.value);
+      switch (part.type) {
+        case "year": year = value; break;
+        case "month": month = value; break;
+        case "day": day = value; break;
+        case "hour": hour = value; break;
+        case "minute": minute = value; break;
+        case "second": second = value; break;
+        default: break;
+      }
+    }
+    return daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - utcSecond;
+  }
+
+  private cover(utcSecond: number): void {
+    if (this.starts.length === 0) {
+      this.from = this.to = Math.floor(utcSecond / CHUNK) * CHUNK;
+      this.starts.push(this.from);
+      this.offsets.push(this.offsetAt(this.from));
+    }
+    while (utcSecond >= this.to) {
+      const end = this.to + CHUNK;
+      this.scan(this.to, end, this.offsets[this.offsets.length - 1], this.starts, this.offsets);
+      this.to = end;
+    }
+    while (utcSecond < this.from) {
+      const begin = this.from - CHUNK;
+      const starts = [begin];
+      const offsets = [this.offsetAt(begin)];
+      this.scan(begin, this.from, offsets[0], starts, offsets);
+      // The scan ends on the old first period, which it has just re-found: drop the old start.
+      this.starts = starts.concat(this.starts.slice(1));
+      this.offsets = offsets.concat(this.offsets.slice(1));
+      this.from = begin;
+    }
+  }
+
+  /** Appends the transitions in (from, to]: samples daily, then bisects to the second. */
+  private scan(from: number, to: number, fromOffset: number, starts: number[], offsets: number[]): void {
+    let t = from;
+    let offset = fromOffset;
+    while (t < to) {
+      const next = Math.min(t + SECONDS_PER_DAY, to);
+      if (this.offsetAt(next) === offset) {
+        t = next;
+        continue;
+      }
+      let lo = t;
+      let hi = next;
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (this.offsetAt(mid) === offset) lo = mid;
+        else hi = mid;
+      }
+      offset = this.offsetAt(hi);
+      starts.push(hi);
+      offsets.push(offset);
+      t = hi;
+    }
+  }
+}
+
+const validity = new Map<string, boolean>();
+const tables = new Map<string, ZoneClock>();
+
+/** True for a time zone that Intl knows by an IANA name (e.g. "Europe/Berlin"), and for "UTC". */
+export function isValidTimeZone(zone: string): boolean {
+  if (typeof zone !== "string") return false;
+  let valid = validity.get(zone);
+  if (valid === undefined) {
+    valid = UTC_NAMES.has(zone);
+    if (!valid && /^[A-Za-z]/.test(zone)) {
+      try {
+        new Intl.DateTimeFormat("en-US", { timeZone: zone });
+        valid = true;
+      } catch {
+        valid = false;
+      }
+    }
+    validity.set(zone, valid);
+  }
+  return valid;
+}
+
+/** The shared, cached clock of a zone. Throws RangeError for a zone Intl does not know. */
+export function zoneClock(zone: string): ZoneClock {
+  let clock = tables.get(zone);
+  if (clock === undefined) {
+    if (UTC_NAMES.has(zone)) clock = FIXED_UTC;
+    else if (isValidTimeZone(zone)) clock = new ZoneTable(zone);
+    else throw new RangeError(`Unknown time zone '${String(zone)}': use an IANA name such as "Europe/Berlin", or "UTC"`);
+    tables.set(zone, clock);
+  }
+  return clock;
+}
