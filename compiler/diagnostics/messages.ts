@@ -30,17 +30,17 @@ export const messages = {
   WOW2001: {
     severity: "error",
     message: "Unknown type '{name}'.",
-    hint: "{suggestion}Declare it with `type {name} { … }` or `enum {name} { … }`, or use a built-in type: string, int, long, decimal, boolean, instant, duration.",
+    hint: "{suggestion}Declare it in this context as a `type` or an `enum`, or use a built-in type: string, int, long, decimal, boolean, instant, duration.",
   },
   WOW2002: {
     severity: "error",
     message: "Unknown command '{name}'.",
-    hint: "{suggestion}Commands are declared inside an aggregate (`command {name} { … }`); use `context-name.{name}` for a command of another context.",
+    hint: "{suggestion}Commands are declared inside an aggregate (`command {name}`); use `context-name.{name}` for a command of another context.",
   },
   WOW2003: {
     severity: "error",
     message: "Unknown event '{name}'.",
-    hint: "{suggestion}Events are declared inside an aggregate (`event {name} { … }`); use `context-name.{name}` for an event of another context.",
+    hint: "{suggestion}Events are declared inside an aggregate (`event {name}`); use `context-name.{name}` for an event of another context.",
   },
   WOW2004: {
     severity: "error",
@@ -80,7 +80,7 @@ export const messages = {
   WOW2011: {
     severity: "error",
     message: "Saga '{saga}' would have two functions named '{name}'.",
-    hint: "The other one is at {other}. Jobs are named by their function and handlers are named on<Event> / on<Command>Rejected; rename the job function.",
+    hint: "The other one is at {other}. Handlers are named on<Event> and on<Command>Rejected, jobs by their function: rename the job function, or handle same-named events of two contexts in two sagas.",
   },
 
   // ── WOW3xxx: declarations, handlers and annotations ──────────────────────────────────────────────
@@ -192,7 +192,7 @@ export const messages = {
   WOW3022: {
     severity: "error",
     message: "Aggregate '{name}' has more than one `state` block.",
-    hint: "Put all the state fields into one `state { … }` block.",
+    hint: "Put all the state fields into one `state` block.",
   },
 
   // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────

@@ -1,0 +1,128 @@
+// Aggregates: state, commands (create/delete), events and command handlers (`@OnCommand`).
+import type { AggregateDeclaration, Field, HandlerDeclaration, Location, MessageDeclaration } from "../ast.js";
+import type { AggregateSymbol, ContextScope } from "../binder/symbols.js";
+import type { AggregateModel, CommandHandlerModel, CommandModel, EventModel, FieldModel } from "../model.js";
+import { readAnnotations } from "./annotations.js";
+import type { CheckContext } from "./context.js";
+import { checkFields } from "./fields.js";
+import { checkDeclarationName } from "./names.js";
+import { commandIn, eventIn, resolveList, resolveServices } from "./references.js";
+import { where } from "./reporter.js";
+
+const handledCommand = {
+  ...commandIn("an aggregate's `on`"),
+  advice: "An aggregate handles its own commands; to react to an event, write `@OnEvent on EventName` in a saga.",
+};
+
+export function checkAggregate(decl: AggregateDeclaration, scope: ContextScope, cx: CheckContext): AggregateModel {
+  const { reporter, resolver } = cx;
+  checkDeclarationName(decl.name, reporter);
+  readAnnotations(decl.annotations, "aggregate", reporter);
+  const self = scope.symbols.get(decl.name.text);
+  const aggregateName = decl.name.text;
+
+  let state: FieldModel[] = [];
+  let stateLoc: Location | undefined;
+  const stateFields: Field[] = [];
+  const commandDecls: MessageDeclaration[] = [];
+  const eventDecls: MessageDeclaration[] = [];
+  const handlerDecls: HandlerDeclaration[] = [];
+  for (const member of decl.members) {
+    switch (member.kind) {
+      case "State":
+        if (stateLoc !== undefined) reporter.report("WOW3022", { name: aggregateName }, member.loc);
+        else stateLoc = member.loc;
+        stateFields.push(...member.fields);
+        break;
+      case "Command":
+        commandDecls.push(member);
+        break;
+      case "Event":
+        eventDecls.push(member);
+        break;
+      case "Handler":
+        handlerDecls.push(member);
+        break;
+    }
+  }
+  state = checkFields(stateFields, `the state of aggregate '${aggregateName}'`, scope, resolver, reporter);
+
+  const events: EventModel[] = eventDecls.map((event) => {
+    checkDeclarationName(event.name, reporter);
+    readAnnotations(event.annotations, "event", reporter);
+    return { decl: event, name: event.name.text, fields: checkFields(event.fields, `event '${event.name.text}'`, scope, resolver, reporter) };
+  });
+
+  const handlers = new Map<string, CommandHandlerModel>();
+  for (const handler of handlerDecls) {
+    const checked = checkCommandHandler(handler, self?.kind === "Aggregate" ? self : undefined, aggregateName, scope, cx);
+    if (checked !== undefined && !handlers.has(checked.command)) handlers.set(checked.command, checked.model);
+  }
+
+  const commands: CommandModel[] = commandDecls.map((command) => {
+    checkDeclarationName(command.name, reporter);
+    const annotations = readAnnotations(command.annotations, "command", reporter);
+    const create = annotations.has("CreateAggregate");
+    const remove = annotations.has("DeleteAggregate");
+    if (create && remove) reporter.report("WOW3017", { name: command.name.text }, annotations.get("DeleteAggregate")!.loc);
+    const handler = handlers.get(`${scope.name}.${command.name.text}`);
+    return {
+      decl: command,
+      name: command.name.text,
+      fields: checkFields(command.fields, `command '${command.name.text}'`, scope, resolver, reporter),
+      create,
+      delete: remove && !create,
+      ...(handler === undefined ? {} : { handler }),
+    };
+  });
+
+  return { decl, name: aggregateName, state, ...(stateLoc === undefined ? {} : { stateLoc }), commands, events };
+}
+
+function checkCommandHandler(
+  handler: HandlerDeclaration,
+  self: AggregateSymbol | undefined,
+  aggregateName: string,
+  scope: ContextScope,
+  cx: CheckContext,
+): { command: string; model: CommandHandlerModel } | undefined {
+  const { reporter, resolver } = cx;
+  const annotations = readAnnotations(handler.annotations, "aggregate handler", reporter);
+  const services = resolveServices(handler.params, scope, resolver, reporter);
+  const produces = resolveList(annotations.names("OnCommand", "produces"), scope, eventIn("`produces`"), resolver, reporter);
+  const produceRefs = annotations.names("OnCommand", "produces");
+  for (const event of produces) {
+    cx.produced.add(event.qualifiedName);
+    if (self !== undefined && event.aggregate.qualifiedName !== self.qualifiedName) {
+      const ref = produceRefs.find((r) => r.name.text === event.name && (r.context?.text ?? scope.name) === event.context);
+      reporter.report("WOW3009", { event: event.name, owner: event.aggregate.name, aggregate: aggregateName }, (ref ?? handler.target).loc);
+    }
+  }
+  const schedules = resolveList(annotations.names("OnCommand", "schedules"), scope, commandIn("`schedules`"), resolver, reporter).map(
+    (command) => ({ command, targetRequired: self === undefined || command.aggregate.qualifiedName !== self.qualifiedName }),
+  );
+
+  const command = resolver.resolve(handler.target, scope, handledCommand);
+  if (command === undefined) return undefined;
+  if (self !== undefined && command.aggregate.qualifiedName !== self.qualifiedName) {
+    reporter.report("WOW3005", { aggregate: aggregateName, command: handler.target.text, owner: command.aggregate.name }, handler.target.loc);
+    return undefined;
+  }
+  const first = cx.handled.get(command.qualifiedName);
+  if (first !== undefined) {
+    reporter.report("WOW3006", { name: handler.target.text, other: where(first) }, handler.target.loc);
+    return undefined;
+  }
+  cx.handled.set(command.qualifiedName, handler.target.loc);
+  return {
+    command: command.qualifiedName,
+    model: {
+      decl: handler,
+      function: `on${command.name}`,
+      services,
+      produces,
+      schedules,
+      blocking: annotations.has("Blocking"),
+    },
+  };
+}

@@ -1,0 +1,231 @@
+// The annotations of the language: where each may stand, which arguments it takes and of what kind.
+// `readAnnotations` checks a node's annotations against this table once and hands the checks of
+// handlers and jobs only well-formed values.
+import type { Annotation, AnnotationValue, QualifiedName } from "../ast.js";
+import type { Reporter } from "./reporter.js";
+import { didYouMean, nearest } from "./suggest.js";
+
+/** Where an annotation stands. */
+export type Place =
+  | "command"
+  | "event"
+  | "aggregate handler"
+  | "saga handler"
+  | "job"
+  | "type"
+  | "enum"
+  | "service"
+  | "aggregate"
+  | "saga";
+
+type ArgumentKind = "string" | "boolean" | "name" | "list";
+
+interface ArgumentSpec {
+  readonly kind: ArgumentKind;
+  readonly required?: boolean;
+  readonly example: string;
+}
+
+interface AnnotationSpec {
+  readonly places: readonly Place[];
+  readonly allowed: string;
+  readonly args: Readonly<Record<string, ArgumentSpec>>;
+}
+
+const list = (example: string): ArgumentSpec => ({ kind: "list", example });
+
+export const annotationSpecs: Readonly<Record<string, AnnotationSpec>> = {
+  CreateAggregate: { places: ["command"], allowed: "a command of an aggregate", args: {} },
+  DeleteAggregate: { places: ["command"], allowed: "a command of an aggregate", args: {} },
+  OnCommand: {
+    places: ["aggregate handler"],
+    allowed: "a command handler (`on COMMAND`) in an aggregate",
+    args: { produces: list("produces = [OrderCreated]"), schedules: list("schedules = [CancelOrder]") },
+  },
+  OnEvent: {
+    places: ["saga handler"],
+    allowed: "an event handler (`on EVENT`) in a saga",
+    args: { commands: list("commands = [ReserveStock]"), schedules: list("schedules = [ReleaseStock]") },
+  },
+  OnRejected: { places: ["saga handler"], allowed: "a rejection handler (`on COMMAND`) in a saga", args: {} },
+  OnSchedule: {
+    places: ["job"],
+    allowed: "a `job` in a saga",
+    args: {
+      name: { kind: "string", required: true, example: 'name = "receive-deliveries"' },
+      cron: { kind: "string", required: true, example: 'cron = "0 0 6 * * *"' },
+      zone: { kind: "string", example: 'zone = "Europe/Paris"' },
+      scope: { kind: "name", example: "scope = SYSTEM" },
+      sharded: { kind: "boolean", example: "sharded = false" },
+      misfire: { kind: "name", example: "misfire = COALESCE" },
+      commands: list("commands = [ReceiveStock]"),
+    },
+  },
+  Blocking: { places: ["aggregate handler", "saga handler", "job"], allowed: "a handler or a job", args: {} },
+};
+
+const placeNames: Readonly<Record<Place, string>> = {
+  command: "a command",
+  event: "an event",
+  "aggregate handler": "a command handler",
+  "saga handler": "a saga handler",
+  job: "a job",
+  type: "a type",
+  enum: "an enum",
+  service: "a service",
+  aggregate: "an aggregate",
+  saga: "a saga",
+};
+
+/** A node's well-formed annotations: the first of each known name allowed at the place. */
+export class Annotations {
+  private readonly byName = new Map<string, Annotation>();
+  private readonly values = new Map<string, Map<string, AnnotationValue>>();
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  get(name: string): Annotation | undefined {
+    return this.byName.get(name);
+  }
+
+  string(annotation: string, arg: string): { value: string; loc: AnnotationValue["loc"] } | undefined {
+    const value = this.values.get(annotation)?.get(arg);
+    return value?.kind === "String" ? { value: value.value, loc: value.loc } : undefined;
+  }
+
+  boolean(annotation: string, arg: string): { value: boolean; loc: AnnotationValue["loc"] } | undefined {
+    const value = this.values.get(annotation)?.get(arg);
+    return value?.kind === "Boolean" ? { value: value.value, loc: value.loc } : undefined;
+  }
+
+  name(annotation: string, arg: string): QualifiedName | undefined {
+    const value = this.values.get(annotation)?.get(arg);
+    return value?.kind === "Reference" ? value.name : undefined;
+  }
+
+  /** The names of a list argument (empty when absent). */
+  names(annotation: string, arg: string): readonly QualifiedName[] {
+    const value = this.values.get(annotation)?.get(arg);
+    if (value?.kind !== "List") return [];
+    return value.items.flatMap((item) => (item.kind === "Reference" ? [item.name] : []));
+  }
+
+  /** @internal */
+  add(annotation: Annotation, values: Map<string, AnnotationValue>): void {
+    this.byName.set(annotation.name.text, annotation);
+    this.values.set(annotation.name.text, values);
+  }
+}
+
+export function readAnnotations(annotations: readonly Annotation[], place: Place, reporter: Reporter): Annotations {
+  const result = new Annotations();
+  const seen = new Set<string>();
+  for (const annotation of annotations) {
+    const name = annotation.name.text;
+    const spec = Object.hasOwn(annotationSpecs, name) ? annotationSpecs[name] : undefined;
+    if (spec === undefined) {
+      if (name === "") continue; // recovered from a syntax error, already reported
+      const suggestion = nearest(name, Object.keys(annotationSpecs));
+      reporter.report("WOW3010", { name, suggestion: didYouMean(suggestion === undefined ? undefined : `@${suggestion}`) }, annotation.name.loc);
+      continue;
+    }
+    if (seen.has(name)) {
+      reporter.report("WOW3011", { name }, annotation.loc);
+      continue;
+    }
+    seen.add(name);
+    if (!spec.places.includes(place)) {
+      reporter.report("WOW3012", { name, place: placeNames[place], allowed: spec.allowed }, annotation.name.loc);
+      continue;
+    }
+    result.add(annotation, readArguments(annotation, spec, reporter));
+  }
+  return result;
+}
+
+function readArguments(annotation: Annotation, spec: AnnotationSpec, reporter: Reporter): Map<string, AnnotationValue> {
+  const values = new Map<string, AnnotationValue>();
+  const annotationName = annotation.name.text;
+  const argNames = Object.keys(spec.args);
+  for (const arg of annotation.args) {
+    const name = arg.name.text;
+    const argSpec = Object.hasOwn(spec.args, name) ? spec.args[name] : undefined;
+    if (argSpec === undefined) {
+      if (name === "") continue;
+      const allowed =
+        argNames.length === 0
+          ? `'@${annotationName}' takes no arguments.`
+          : `'@${annotationName}' takes: ${argNames.join(", ")}.`;
+      reporter.report("WOW3013", { annotation: annotationName, name, suggestion: didYouMean(nearest(name, argNames)), allowed }, arg.name.loc);
+      continue;
+    }
+    if (values.has(name)) {
+      reporter.report("WOW3016", { name }, arg.loc);
+      continue;
+    }
+    const actual = kindOf(arg.value);
+    if (!fits(arg.value, argSpec.kind)) {
+      reporter.report(
+        "WOW3014",
+        { name, annotation: annotationName, expected: describe(argSpec.kind), actual, example: `\`${argSpec.example}\`` },
+        offending(arg.value).loc,
+      );
+      continue;
+    }
+    values.set(name, arg.value);
+  }
+  for (const [name, argSpec] of Object.entries(spec.args)) {
+    if (argSpec.required === true && !values.has(name) && !annotation.args.some((a) => a.name.text === name)) {
+      reporter.report("WOW3015", { annotation: annotationName, name, example: `\`${argSpec.example}\`` }, annotation.loc);
+    }
+  }
+  return values;
+}
+
+function fits(value: AnnotationValue, kind: ArgumentKind): boolean {
+  switch (kind) {
+    case "string":
+      return value.kind === "String";
+    case "boolean":
+      return value.kind === "Boolean";
+    case "name":
+      return value.kind === "Reference";
+    case "list":
+      return value.kind === "List" && value.items.every((item) => item.kind === "Reference");
+  }
+}
+
+/** The value to point at: the first item of a list that is not a name, else the value itself. */
+function offending(value: AnnotationValue): AnnotationValue {
+  return value.kind === "List" ? (value.items.find((item) => item.kind !== "Reference") ?? value) : value;
+}
+
+function describe(kind: ArgumentKind): string {
+  switch (kind) {
+    case "string":
+      return "a string";
+    case "boolean":
+      return "true or false";
+    case "name":
+      return "a name";
+    case "list":
+      return "a list of names";
+  }
+}
+
+function kindOf(value: AnnotationValue): string {
+  switch (value.kind) {
+    case "String":
+      return "a string";
+    case "Number":
+      return "a number";
+    case "Boolean":
+      return "a boolean";
+    case "Reference":
+      return "a name";
+    case "List":
+      return value.items.every((item) => item.kind === "Reference") ? "a list of names" : "a list with other values than names";
+  }
+}

@@ -1,0 +1,113 @@
+// `@OnSchedule` jobs: name, cron (Spring `CronExpression` semantics, through the runtime's engine),
+// zone, scope, sharded, misfire, commands.
+import type { JobDeclaration, Location, QualifiedName } from "../ast.js";
+import type { ContextScope } from "../binder/symbols.js";
+import type { JobMisfire, JobModel, JobScope } from "../model.js";
+import { CronExpression, CronSyntaxError, isValidTimeZone } from "../../runtime/cron/index.js";
+import { readAnnotations } from "./annotations.js";
+import type { CheckContext } from "./context.js";
+import { commandIn, resolveList, resolveServices } from "./references.js";
+import { where } from "./reporter.js";
+import { locationInString } from "./string-offsets.js";
+import { didYouMean, nearest } from "./suggest.js";
+
+const jobNamePattern = /^[A-Za-z0-9_-]+$/;
+const scopes: readonly JobScope[] = ["SYSTEM", "TENANT"];
+const misfires: readonly JobMisfire[] = ["COALESCE", "CATCH_UP"];
+
+export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope, cx: CheckContext): JobModel | undefined {
+  const { reporter, resolver } = cx;
+  const annotations = readAnnotations(decl.annotations, "job", reporter);
+  const services = resolveServices(decl.params, scope, resolver, reporter);
+  if (!annotations.has("OnSchedule")) {
+    if (!decl.annotations.some((a) => a.name.text === "OnSchedule")) {
+      reporter.report("WOW4003", { name: decl.name.text }, decl.name.loc);
+    }
+    return undefined;
+  }
+  let valid = true;
+
+  const name = annotations.string("OnSchedule", "name");
+  if (name !== undefined) {
+    if (!jobNamePattern.test(name.value)) {
+      reporter.report("WOW4005", { name: name.value }, name.loc);
+      valid = false;
+    } else {
+      const key = `${scope.name}/${name.value}`;
+      const other = cx.jobNames.get(key);
+      if (other !== undefined) {
+        reporter.report("WOW4004", { name: name.value, context: scope.name, other: where(other) }, name.loc);
+        valid = false;
+      } else cx.jobNames.set(key, name.loc);
+    }
+  } else valid = false;
+
+  const cron = annotations.string("OnSchedule", "cron");
+  if (cron !== undefined) valid = checkCron(cron.value, cron.loc, cx) && valid;
+  else valid = false;
+
+  const zone = annotations.string("OnSchedule", "zone");
+  if (zone !== undefined && !isValidTimeZone(zone.value)) {
+    reporter.report("WOW4006", { zone: zone.value, suggestion: didYouMean(nearest(zone.value, knownZones())) }, zone.loc);
+    valid = false;
+  }
+
+  const jobScope = enumValue(annotations.name("OnSchedule", "scope"), "scope", scopes, cx);
+  const misfire = enumValue(annotations.name("OnSchedule", "misfire"), "misfire", misfires, cx);
+  const sharded = annotations.boolean("OnSchedule", "sharded");
+  if (sharded?.value === true && jobScope === "TENANT") {
+    reporter.report("WOW4007", {}, sharded.loc);
+    valid = false;
+  }
+  const commands = resolveList(annotations.names("OnSchedule", "commands"), scope, commandIn("`commands`"), resolver, reporter);
+  if (!valid || jobScope === null || misfire === null) return undefined;
+  return {
+    decl,
+    saga,
+    name: name!.value,
+    function: decl.name.text,
+    cron: cron!.value,
+    zone: zone?.value ?? "UTC",
+    scope: jobScope ?? "SYSTEM",
+    sharded: sharded?.value ?? false,
+    misfire: misfire ?? "COALESCE",
+    commands,
+    services,
+    blocking: annotations.has("Blocking"),
+  };
+}
+
+/** Reports a cron expression Spring would refuse (pointing at the field inside the quotes) or one that never fires. */
+function checkCron(expression: string, literal: Location, cx: CheckContext): boolean {
+  let parsed: CronExpression;
+  try {
+    parsed = CronExpression.parse(expression);
+  } catch (error) {
+    if (!(error instanceof CronSyntaxError)) throw error;
+    cx.reporter.report("WOW4001", { detail: error.detail }, locationInString(literal, error.offset, error.length));
+    return false;
+  }
+  if (parsed.neverFires()) {
+    cx.reporter.report("WOW4002", { expression }, literal);
+    return false;
+  }
+  return true;
+}
+
+/** A job enum argument: undefined when absent (the default applies), null when invalid (reported). */
+function enumValue<T extends string>(ref: QualifiedName | undefined, argument: string, allowed: readonly T[], cx: CheckContext): T | undefined | null {
+  if (ref === undefined) return undefined;
+  if (ref.context === undefined && (allowed as readonly string[]).includes(ref.name.text)) return ref.name.text as T;
+  cx.reporter.report(
+    "WOW4008",
+    { argument, value: ref.text, suggestion: didYouMean(nearest(ref.text, allowed)), allowed: allowed.join(", ") },
+    ref.loc,
+  );
+  return null;
+}
+
+let zones: readonly string[] | undefined;
+function knownZones(): readonly string[] {
+  zones ??= [...Intl.supportedValuesOf("timeZone"), "UTC"].sort();
+  return zones;
+}

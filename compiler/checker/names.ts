@@ -1,0 +1,41 @@
+// Declaration names that cannot become TypeScript type names are refused (WOW3004): the generated
+// SDK declares one TypeScript type per type, enum, service, aggregate, saga, command and event, and
+// silently renaming one would break the link between a `.wow` name and its generated code.
+import type { Name } from "../ast.js";
+import type { Reporter } from "./reporter.js";
+
+/** TypeScript reserved words and the names TypeScript refuses for a type alias or interface. */
+const reservedTypeNames: ReadonlySet<string> = new Set([
+  // reserved words
+  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+  "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
+  "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
+  "while", "with", "implements", "interface", "let", "package", "private", "protected", "public",
+  "static", "yield", "await",
+  // predefined types
+  "any", "unknown", "never", "number", "bigint", "boolean", "string", "symbol", "object", "undefined",
+]);
+
+/** The built-in field types of `.wow`: a declaration of that name would hide one. */
+const wowBuiltins: ReadonlySet<string> = new Set(["int", "long", "decimal", "instant", "duration"]);
+
+export function checkDeclarationName(name: Name, reporter: Reporter): void {
+  const text = name.text;
+  if (text === "") return;
+  let reason: string | undefined;
+  if (text.includes("-")) reason = "not a TypeScript identifier (it contains '-')";
+  else if (reservedTypeNames.has(text)) reason = "a TypeScript reserved word or built-in type";
+  else if (wowBuiltins.has(text)) reason = "a built-in `.wow` type";
+  if (reason === undefined) return;
+  reporter.report("WOW3004", { name: text, reason, suggestion: saferName(text) }, name.loc);
+}
+
+/** `order-item` → `OrderItem`, `class` → `Class`. */
+function saferName(text: string): string {
+  const pascal = text
+    .split("-")
+    .filter((part) => part !== "")
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join("");
+  return reservedTypeNames.has(pascal) || pascal === "" ? `${text.replace(/-/g, "_")}_` : pascal;
+}

@@ -1,0 +1,19 @@
+// Collects diagnostics for one build.
+import type { Location } from "../ast.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { positionOf } from "../diagnostics/line-map.js";
+import type { DiagnosticArgs, DiagnosticCode } from "../diagnostics/messages.js";
+
+export class Reporter {
+  readonly diagnostics: Diagnostic[] = [];
+
+  report<C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, loc?: Location): void {
+    this.diagnostics.push(createDiagnostic(code, args, loc));
+  }
+}
+
+/** `order.wow:12:3`: how a message points at another place. */
+export function where(loc: Location): string {
+  const { line, column } = positionOf(loc.file, loc.start);
+  return `${loc.file.path}:${line}:${column}`;
+}

@@ -1,0 +1,96 @@
+// Reference resolution: `Name` within the context, `context-name.Name` across contexts. An unknown
+// name or context is reported with the nearest declared name; a name of the wrong kind says what it is.
+import type { QualifiedName } from "../ast.js";
+import type { BoundProgram, ContextScope, SymbolKind, WowSymbol } from "../binder/symbols.js";
+import { describeKind } from "../binder/symbols.js";
+import type { Reporter } from "./reporter.js";
+import { didYouMean, nearest } from "./suggest.js";
+
+export interface Expectation<K extends SymbolKind> {
+  readonly kinds: readonly K[];
+  /** Reported when the name is not declared at all. */
+  readonly unknown: "WOW2001" | "WOW2002" | "WOW2003" | "WOW2004";
+  /** Where the reference stands, for WOW2006: "`produces`", "a handler parameter". */
+  readonly place: string;
+  /** What that place needs: "an event", "a service". */
+  readonly expected: string;
+  /** What to do when the name is of the wrong kind and nothing near fits. */
+  readonly advice: string;
+}
+
+export type SymbolOf<K extends SymbolKind> = Extract<WowSymbol, { kind: K }>;
+
+export class Resolver {
+  constructor(
+    private readonly program: BoundProgram,
+    private readonly reporter: Reporter,
+  ) {}
+
+  /** The symbol `ref` names from `scope`, or undefined (reported) when it names nothing of the kinds expected. */
+  resolve<K extends SymbolKind>(ref: QualifiedName, scope: ContextScope, expectation: Expectation<K>): SymbolOf<K> | undefined {
+    const target = this.scopeOf(ref, scope);
+    if (target === undefined) return undefined;
+    const symbol = target.symbols.get(ref.name.text);
+    if (symbol === undefined) {
+      const suggestion = this.suggest(ref, scope, target, expectation.kinds);
+      // WOW2001–WOW2004 take the same arguments.
+      this.reporter.report(expectation.unknown as "WOW2001", { name: ref.text, suggestion: didYouMean(suggestion) }, ref.loc);
+      return undefined;
+    }
+    if (!(expectation.kinds as readonly SymbolKind[]).includes(symbol.kind)) {
+      const suggestion = this.suggest(ref, scope, target, expectation.kinds);
+      this.reporter.report(
+        "WOW2006",
+        {
+          name: ref.text,
+          actual: describeKind(symbol.kind),
+          place: expectation.place,
+          expected: expectation.expected,
+          suggestion: suggestion === undefined ? expectation.advice : didYouMean(suggestion) + expectation.advice,
+        },
+        ref.loc,
+      );
+      return undefined;
+    }
+    return symbol as SymbolOf<K>;
+  }
+
+  /** The scope a reference looks in; reports an unknown context. */
+  scopeOf(ref: QualifiedName, scope: ContextScope): ContextScope | undefined {
+    if (ref.context === undefined) return scope;
+    const target = this.program.contexts.get(ref.context.text);
+    if (target === undefined) {
+      const suggestion = nearest(ref.context.text, this.program.contexts.keys());
+      this.reporter.report("WOW2005", { name: ref.context.text, suggestion: didYouMean(suggestion) }, ref.context.loc);
+    }
+    return target;
+  }
+
+  /**
+   * The nearest name of the expected kinds: in the context looked in first; for an unqualified
+   * name, then the same name in another context, then the nearest name of any context.
+   */
+  private suggest(ref: QualifiedName, from: ContextScope, target: ContextScope, kinds: readonly SymbolKind[]): string | undefined {
+    const name = ref.name.text;
+    const prefix = ref.context === undefined ? "" : `${target.name}.`;
+    const local = nearest(name, namesOf(target, kinds));
+    if (local !== undefined) return prefix + local;
+    if (ref.context !== undefined) return undefined;
+    const elsewhere: string[] = [];
+    const all: string[] = [];
+    for (const scope of this.program.contexts.values()) {
+      if (scope === from) continue;
+      const symbol = scope.symbols.get(name);
+      if (symbol !== undefined && kinds.includes(symbol.kind)) elsewhere.push(symbol.qualifiedName);
+      for (const candidate of namesOf(scope, kinds)) all.push(`${scope.name}.${candidate}`);
+    }
+    if (elsewhere.length > 0) return elsewhere.sort()[0];
+    const byName = new Map(all.map((qualified) => [qualified.slice(qualified.indexOf(".") + 1), qualified]));
+    const best = nearest(name, [...byName.keys()].sort());
+    return best === undefined ? undefined : byName.get(best);
+  }
+}
+
+function* namesOf(scope: ContextScope, kinds: readonly SymbolKind[]): Iterable<string> {
+  for (const symbol of scope.symbols.values()) if (kinds.includes(symbol.kind)) yield symbol.name;
+}

@@ -1,0 +1,182 @@
+// The shape of `wow-manifest.json` (schemas/wow-manifest.schema.json is its JSON Schema; a test keeps
+// the two in step). Named elements live in objects keyed by name, so the file diffs well and
+// reads as a lookup; lists whose order means something (fields, enum values, parameters) keep
+// source order, every other list is sorted.
+
+export const MANIFEST_SCHEMA_ID = "https://wowc.dev/schemas/wow-manifest.schema.json";
+export const MANIFEST_FILE_NAME = "wow-manifest.json";
+export const MANIFEST_VERSION = 1;
+
+/** Where an element is declared: the file relative to the build root, and its first line (1-based). */
+export interface ManifestSource {
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface ManifestTypeRef {
+  /** `builtin`: one of string int long decimal boolean instant duration; else a declared type or enum. */
+  readonly kind: "builtin" | "type" | "enum";
+  /** `int`, or the qualified name of the declaration: `eshop-order.OrderItem`. */
+  readonly name: string;
+  readonly array: boolean;
+  readonly optional: boolean;
+}
+
+export interface ManifestField {
+  readonly name: string;
+  readonly type: ManifestTypeRef;
+  readonly doc?: string;
+  readonly source: ManifestSource;
+}
+
+export interface ManifestServiceParameter {
+  /** The parameter's name in the handler's signature. */
+  readonly name: string;
+  /** Qualified name of the service. */
+  readonly service: string;
+}
+
+export interface ManifestSchedule {
+  /** Qualified name of the scheduled command. */
+  readonly command: string;
+  /** True when the command belongs to another aggregate: the generated API asks for its target. */
+  readonly targetRequired: boolean;
+}
+
+export interface ManifestCommandHandler {
+  readonly function: string;
+  readonly services: readonly ManifestServiceParameter[];
+  readonly produces: readonly string[];
+  readonly schedules: readonly ManifestSchedule[];
+  readonly blocking: boolean;
+  readonly source: ManifestSource;
+}
+
+export interface ManifestCommand {
+  readonly name: string;
+  readonly qualifiedName: string;
+  readonly doc?: string;
+  readonly fields: readonly ManifestField[];
+  readonly create: boolean;
+  readonly delete: boolean;
+  readonly route: { readonly method: "POST" | "PUT" | "DELETE"; readonly path: string };
+  readonly handler: ManifestCommandHandler;
+  readonly source: ManifestSource;
+}
+
+export interface ManifestEvent {
+  readonly name: string;
+  readonly qualifiedName: string;
+  readonly doc?: string;
+  readonly fields: readonly ManifestField[];
+  /** Qualified names of the commands whose handlers list this event in `produces`. */
+  readonly producedBy: readonly string[];
+  readonly source: ManifestSource;
+}
+
+export interface ManifestAggregate {
+  readonly name: string;
+  readonly qualifiedName: string;
+  readonly doc?: string;
+  readonly state: readonly ManifestField[];
+  readonly commands: Readonly<Record<string, ManifestCommand>>;
+  readonly events: Readonly<Record<string, ManifestEvent>>;
+  readonly source: ManifestSource;
+}
+
+export interface ManifestEventHandler {
+  /** Qualified name of the event. */
+  readonly event: string;
+  readonly function: string;
+  /** `<saga>.<function>`: the durable subscription that delivers the event. */
+  readonly subscription: string;
+  readonly services: readonly ManifestServiceParameter[];
+  readonly commands: readonly string[];
+  readonly schedules: readonly ManifestSchedule[];
+  readonly blocking: boolean;
+  readonly source: ManifestSource;
+}
+
+export interface ManifestRejectionHandler {
+  /** Qualified name of the command whose rejections this handler receives. */
+  readonly command: string;
+  readonly function: string;
+  readonly subscription: string;
+  readonly services: readonly ManifestServiceParameter[];
+  readonly blocking: boolean;
+  readonly source: ManifestSource;
+}
+
+export interface ManifestSaga {
+  readonly name: string;
+  readonly qualifiedName: string;
+  readonly doc?: string;
+  /** By qualified event name. */
+  readonly eventHandlers: Readonly<Record<string, ManifestEventHandler>>;
+  /** By qualified command name. */
+  readonly rejectionHandlers: Readonly<Record<string, ManifestRejectionHandler>>;
+  /** Names of this saga's jobs (described under the context's `jobs`). */
+  readonly jobs: readonly string[];
+  readonly source: ManifestSource;
+}
+
+export interface ManifestJob {
+  readonly name: string;
+  readonly doc?: string;
+  readonly saga: string;
+  readonly function: string;
+  /** `<saga>.<function>`: the subscription that delivers the job's ticks. */
+  readonly subscription: string;
+  readonly cron: string;
+  readonly zone: string;
+  readonly scope: "SYSTEM" | "TENANT";
+  readonly sharded: boolean;
+  readonly misfire: "COALESCE" | "CATCH_UP";
+  readonly commands: readonly string[];
+  readonly services: readonly ManifestServiceParameter[];
+  readonly blocking: boolean;
+  readonly source: ManifestSource;
+}
+
+export interface ManifestType {
+  readonly name: string;
+  readonly qualifiedName: string;
+  readonly doc?: string;
+  readonly fields: readonly ManifestField[];
+  readonly source: ManifestSource;
+}
+
+export interface ManifestEnum {
+  readonly name: string;
+  readonly qualifiedName: string;
+  readonly doc?: string;
+  readonly values: ReadonlyArray<{ readonly name: string; readonly doc?: string; readonly source: ManifestSource }>;
+  readonly source: ManifestSource;
+}
+
+export interface ManifestService {
+  readonly name: string;
+  readonly qualifiedName: string;
+  readonly doc?: string;
+  readonly source: ManifestSource;
+}
+
+export interface ManifestContext {
+  readonly name: string;
+  readonly doc?: string;
+  /** Files declaring this context, relative to the build root. */
+  readonly sources: readonly string[];
+  readonly types: Readonly<Record<string, ManifestType>>;
+  readonly enums: Readonly<Record<string, ManifestEnum>>;
+  readonly services: Readonly<Record<string, ManifestService>>;
+  readonly aggregates: Readonly<Record<string, ManifestAggregate>>;
+  readonly sagas: Readonly<Record<string, ManifestSaga>>;
+  /** By job name (unique in the context: the id of its schedule instance). */
+  readonly jobs: Readonly<Record<string, ManifestJob>>;
+}
+
+export interface Manifest {
+  readonly $schema: typeof MANIFEST_SCHEMA_ID;
+  readonly manifestVersion: typeof MANIFEST_VERSION;
+  readonly contexts: Readonly<Record<string, ManifestContext>>;
+}
