@@ -19,11 +19,61 @@ export const messages = {
   WOW1001: {
     severity: "error",
     message: "Unexpected character '{text}'.",
-    hint: "Remove it; `.wow` files use names, `{ } ( ) [ ] , : = . ? @`, strings and comments.",
+    hint: "Remove it; `.wow` files hold names, numbers, strings, comments, braces, parentheses, brackets and `, : = . ? @`.",
   },
   WOW1002: {
     severity: "error",
     message: "Unexpected {found}: expected {expected}.",
+  },
+  WOW1003: {
+    severity: "error",
+    message: "Unterminated string: it needs a closing '\"' on the same line.",
+    hint: "Close the string with '\"'; inside a string write '\\\"' for a quote and '\\\\' for a backslash.",
+  },
+  WOW1004: {
+    severity: "error",
+    message: "Unterminated comment: '/*' has no matching '*/'.",
+    hint: "Close the comment with '*/'; everything after '/*' to the end of the file was read as a comment.",
+  },
+  WOW1005: {
+    severity: "error",
+    message: "A file must begin with `context <name>`; found {found}.",
+    hint: "Add a first line such as `context eshop-order`: the bounded context this file's declarations belong to.",
+  },
+  WOW1006: {
+    severity: "error",
+    message: "Unexpected {found}: expected '}' to close {block}.",
+    hint: "The block opened at line {line} is never closed; add its closing brace.",
+  },
+  WOW1007: {
+    severity: "error",
+    message: "Unexpected {found}: expected {what}.",
+    hint: "A name starts with a letter or '_' and continues with letters, digits, '_' or single '-' (`eshop-order`); words such as `type`, `state` or `on` are names too.",
+  },
+  WOW1008: {
+    severity: "error",
+    message: "Unknown escape sequence '{escape}' in a string.",
+    hint: "Strings know \\\" \\\\ \\/ \\n \\r \\t \\b \\f, \\uXXXX and \\u with 1 to 6 hex digits in braces; write '\\\\' for a backslash.",
+  },
+  WOW1009: {
+    severity: "error",
+    message: "A second `context` clause: a file belongs to one context, named once on its first line.",
+    hint: "Put the declarations of another context in a file of their own.",
+  },
+  WOW1010: {
+    severity: "error",
+    message: "{what} cannot be declared {where}.",
+    hint: "{advice}",
+  },
+  WOW1011: {
+    severity: "error",
+    message: "Missing ',' or new line between {items}.",
+    hint: "Separate {items} with commas, or write each on its own line.",
+  },
+  WOW1012: {
+    severity: "error",
+    message: "Unexpected {found}: an annotation must be followed by {what}.",
+    hint: "Annotations such as `@OnCommand(…)` are written just before the declaration they apply to.",
   },
 
   // ── WOW2xxx: names and resolution ────────────────────────────────────────────────────────────

@@ -1,0 +1,84 @@
+// Parsing a `.wow` file: lex (shared lexer) → parse (shared parser, with recovery) → build the AST.
+// `lexFile` and `parseTokens` are exposed separately so that benchmarks can time them apart.
+import type { CstNode, IRecognitionException, IToken } from "chevrotain";
+import type { SourceFile, WowFile } from "../ast.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { parseCst, wowParser } from "../../grammar/parser.js";
+import { AstBuilder } from "./build-ast.js";
+import { indexDocs, toComments } from "./comments.js";
+import { lexFile, type LexedFile } from "./lex-file.js";
+import { describeSyntaxError, isTopLevelStart, tokenIndexAt, type SyntaxErrorContext } from "./syntax-errors.js";
+
+export { lexFile, type LexedFile } from "./lex-file.js";
+
+export interface ParsedFile {
+  readonly ast: WowFile;
+  /** Syntax diagnostics in source order: the lexer's and the parser's, at most one per offset. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * Parses the whole token list. When the parser stops at a token that cannot continue the file (a
+ * stray `}` at the top level), it reports it and resumes at the next top-level declaration, so one
+ * run reports the errors of every declaration.
+ */
+function parseAll(tokens: IToken[]): { files: CstNode[]; errors: IRecognitionException[] } {
+  const files: CstNode[] = [];
+  const errors: IRecognitionException[] = [];
+  let from = 0;
+  let input = tokens;
+  for (;;) {
+    files.push(parseCst(input));
+    const stopped = wowParser.errors.find((error) => error.name === "NotAllInputParsedException");
+    errors.push(...wowParser.errors);
+    if (stopped === undefined) break;
+    let next = tokenIndexAt(tokens, stopped.token.startOffset) + 1;
+    while (next < tokens.length && !isTopLevelStart(tokens, next)) next++;
+    if (next >= tokens.length || next <= from) break;
+    from = next;
+    input = tokens.slice(from);
+  }
+  return { files, errors };
+}
+
+/** Keeps the first diagnostic at each start offset, in source order (stable for equal offsets). */
+function inSourceOrder(diagnostics: Diagnostic[]): Diagnostic[] {
+  if (diagnostics.length < 2) return diagnostics;
+  const sorted = diagnostics
+    .map((diagnostic, index) => ({ diagnostic, index }))
+    .sort((a, b) => (a.diagnostic.loc?.start ?? 0) - (b.diagnostic.loc?.start ?? 0) || a.index - b.index);
+  const out: Diagnostic[] = [];
+  let lastStart = -1;
+  for (const { diagnostic } of sorted) {
+    const start = diagnostic.loc?.start ?? -1;
+    if (start === lastStart && start >= 0) continue;
+    lastStart = start;
+    out.push(diagnostic);
+  }
+  return out;
+}
+
+/** Parses lexed tokens into the AST. The diagnostics include the lexer's (`lexed.diagnostics`). */
+export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
+  const { files, errors } = parseAll(lexed.tokens);
+  const builder = new AstBuilder(file, indexDocs(lexed.comments, lexed.tokens));
+  const { context, declarations } = builder.buildFile(files);
+  const ast: WowFile = {
+    kind: "File",
+    file,
+    ...(context === undefined ? {} : { context }),
+    declarations,
+    comments: toComments(file, lexed.comments),
+  };
+  if (lexed.diagnostics.length === 0 && errors.length === 0 && builder.reported.length === 0) {
+    return { ast, diagnostics: [] };
+  }
+  const errorContext: SyntaxErrorContext = { file, tokens: lexed.tokens };
+  const diagnostics = [...lexed.diagnostics, ...builder.reported, ...errors.map((error) => describeSyntaxError(errorContext, error))];
+  return { ast, diagnostics: inSourceOrder(diagnostics) };
+}
+
+/** Lexes and parses one file. Never throws on any input. */
+export function parseFile(file: SourceFile): ParsedFile {
+  return parseTokens(file, lexFile(file));
+}

@@ -1,0 +1,244 @@
+// The `.wow` grammar: a Chevrotain CstParser with error recovery. One instance is built at import
+// and reused for every file (`parser.input = tokens`). The CST → AST builder lives in
+// compiler/parse/, apart from the grammar. Syntax errors are recorded as facts (see
+// syntax-error-facts.ts) and worded for users by the builder's describer.
+import { CstParser, type CstNode, type IOrAlt, type IToken } from "chevrotain";
+import {
+  Aggregate, allTokens, At, Colon, Comma, Command, Context, Dot, Enum, Equals, Event, False, Job,
+  LBracket, LCurly, LParen, Name, NumberLiteral, On, Question, RBracket, RCurly, RParen, Saga,
+  Service, State, StringLiteral, True, Type,
+} from "./tokens.js";
+import { syntaxErrorFactsProvider } from "./syntax-error-facts.js";
+
+const production = process.env["NODE_ENV"] === "production";
+
+export class WowParser extends CstParser {
+  constructor() {
+    super(allTokens as never, {
+      recoveryEnabled: true,
+      maxLookahead: 2,
+      nodeLocationTracking: "none",
+      errorMessageProvider: syntaxErrorFactsProvider,
+      skipValidations: production,
+    });
+    this.performSelfAnalysis();
+  }
+
+  /** A file: `context NAME` then declarations. Order and repetition are checked by the builder. */
+  readonly file = this.RULE("file", () => {
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.SUBRULE(this.contextClause) },
+        { ALT: () => this.SUBRULE(this.declaration) },
+      ]);
+    });
+  });
+
+  readonly contextClause = this.RULE("contextClause", () => {
+    this.CONSUME(Context);
+    this.CONSUME(Name);
+  });
+
+  readonly declaration = this.RULE("declaration", () => {
+    this.MANY(() => this.SUBRULE(this.annotation));
+    this.OR([
+      { ALT: () => this.SUBRULE(this.typeDeclaration) },
+      { ALT: () => this.SUBRULE(this.enumDeclaration) },
+      { ALT: () => this.SUBRULE(this.serviceDeclaration) },
+      { ALT: () => this.SUBRULE(this.aggregateDeclaration) },
+      { ALT: () => this.SUBRULE(this.sagaDeclaration) },
+      // Members out of place: parsed so that the rest of the file parses, reported by the builder.
+      ...this.memberAlternatives(),
+    ]);
+  });
+
+  readonly typeDeclaration = this.RULE("typeDeclaration", () => {
+    this.CONSUME(Type);
+    this.CONSUME(Name);
+    this.OPTION(() => this.SUBRULE(this.fieldBlock));
+  });
+
+  readonly enumDeclaration = this.RULE("enumDeclaration", () => {
+    this.CONSUME(Enum);
+    this.CONSUME(Name);
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      this.SUBRULE(this.enumMember);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RCurly);
+  });
+
+  readonly enumMember = this.RULE("enumMember", () => {
+    this.CONSUME(Name);
+  });
+
+  readonly serviceDeclaration = this.RULE("serviceDeclaration", () => {
+    this.CONSUME(Service);
+    this.CONSUME(Name);
+  });
+
+  readonly aggregateDeclaration = this.RULE("aggregateDeclaration", () => {
+    this.CONSUME(Aggregate);
+    this.CONSUME(Name);
+    this.CONSUME(LCurly);
+    this.MANY(() => this.SUBRULE(this.member));
+    this.CONSUME(RCurly);
+  });
+
+  readonly sagaDeclaration = this.RULE("sagaDeclaration", () => {
+    this.CONSUME(Saga);
+    this.CONSUME(Name);
+    this.CONSUME(LCurly);
+    this.MANY(() => this.SUBRULE(this.member));
+    this.CONSUME(RCurly);
+  });
+
+  /** Any member of an aggregate or a saga; the builder reports members in the wrong place. */
+  readonly member = this.RULE("member", () => {
+    this.MANY(() => this.SUBRULE(this.annotation));
+    this.OR(this.memberAlternatives());
+  });
+
+  private memberAlternatives(): IOrAlt<unknown>[] {
+    return [
+      { ALT: () => this.SUBRULE(this.stateBlock) },
+      { ALT: () => this.SUBRULE(this.commandDeclaration) },
+      { ALT: () => this.SUBRULE(this.eventDeclaration) },
+      { ALT: () => this.SUBRULE(this.handlerDeclaration) },
+      { ALT: () => this.SUBRULE(this.jobDeclaration) },
+    ];
+  }
+
+  readonly stateBlock = this.RULE("stateBlock", () => {
+    this.CONSUME(State);
+    this.SUBRULE(this.fieldBlock);
+  });
+
+  readonly commandDeclaration = this.RULE("commandDeclaration", () => {
+    this.CONSUME(Command);
+    this.CONSUME(Name);
+    this.OPTION(() => this.SUBRULE(this.fieldBlock));
+  });
+
+  readonly eventDeclaration = this.RULE("eventDeclaration", () => {
+    this.CONSUME(Event);
+    this.CONSUME(Name);
+    this.OPTION(() => this.SUBRULE(this.fieldBlock));
+  });
+
+  readonly handlerDeclaration = this.RULE("handlerDeclaration", () => {
+    this.CONSUME(On);
+    this.SUBRULE(this.qualifiedName);
+    this.OPTION(() => this.SUBRULE(this.parameterList));
+  });
+
+  readonly jobDeclaration = this.RULE("jobDeclaration", () => {
+    this.CONSUME(Job);
+    this.CONSUME(Name);
+    this.OPTION(() => this.SUBRULE(this.parameterList));
+  });
+
+  readonly fieldBlock = this.RULE("fieldBlock", () => {
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      this.SUBRULE(this.field);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RCurly);
+  });
+
+  readonly field = this.RULE("field", () => {
+    this.CONSUME(Name);
+    this.CONSUME(Colon);
+    this.SUBRULE(this.typeRef);
+  });
+
+  readonly typeRef = this.RULE("typeRef", () => {
+    this.SUBRULE(this.qualifiedName);
+    this.OPTION(() => {
+      this.CONSUME(LBracket);
+      this.CONSUME(RBracket);
+    });
+    this.OPTION2(() => this.CONSUME(Question));
+  });
+
+  readonly parameterList = this.RULE("parameterList", () => {
+    this.CONSUME(LParen);
+    this.MANY(() => {
+      this.SUBRULE(this.parameter);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RParen);
+  });
+
+  readonly parameter = this.RULE("parameter", () => {
+    this.CONSUME(Name);
+    this.CONSUME(Colon);
+    this.SUBRULE(this.qualifiedName);
+  });
+
+  /** `Name` or `context-name.Name`. */
+  readonly qualifiedName = this.RULE("qualifiedName", () => {
+    this.CONSUME(Name);
+    this.OPTION(() => {
+      this.CONSUME(Dot);
+      this.CONSUME2(Name);
+    });
+  });
+
+  readonly annotation = this.RULE("annotation", () => {
+    this.CONSUME(At);
+    this.CONSUME(Name);
+    this.OPTION(() => {
+      this.CONSUME(LParen);
+      this.MANY(() => {
+        this.SUBRULE(this.annotationArgument);
+        this.OPTION2(() => this.CONSUME(Comma));
+      });
+      this.CONSUME(RParen);
+    });
+  });
+
+  readonly annotationArgument = this.RULE("annotationArgument", () => {
+    this.CONSUME(Name);
+    this.CONSUME(Equals);
+    this.SUBRULE(this.annotationValue);
+  });
+
+  readonly annotationValue = this.RULE("annotationValue", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(StringLiteral) },
+      { ALT: () => this.CONSUME(NumberLiteral) },
+      { ALT: () => this.CONSUME(True) },
+      { ALT: () => this.CONSUME(False) },
+      { ALT: () => this.SUBRULE(this.qualifiedName), IGNORE_AMBIGUITIES: true },
+      { ALT: () => this.SUBRULE(this.listValue) },
+    ]);
+  });
+
+  readonly listValue = this.RULE("listValue", () => {
+    this.CONSUME(LBracket);
+    this.MANY(() => {
+      this.SUBRULE(this.annotationValue);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RBracket);
+  });
+}
+
+/** The one parser instance, reused for every file. */
+export const wowParser = new WowParser();
+
+/** How many times `parseCst` has run on the shared instance (lets tests check reuse). */
+let runs = 0;
+export function parserRuns(): number {
+  return runs;
+}
+
+/** Parses `tokens` from the start rule `file` on the shared parser; errors stay on `wowParser.errors`. */
+export function parseCst(tokens: IToken[]): CstNode {
+  runs += 1;
+  wowParser.input = tokens;
+  return wowParser.file();
+}
