@@ -13,6 +13,5 @@ export const cronNext: CronNext = (expression, zone, afterMs) => {
     if (parsed.size >= 1000) parsed.clear();
     parsed.set(expression, cron);
   }
-  const next = cron.next(new Date(afterMs), zone);
-  return next === null ? undefined : next.getTime();
+  return cron.nextAfterMs(afterMs, zone) ?? undefined;
 };

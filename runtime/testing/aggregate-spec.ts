@@ -1,0 +1,169 @@
+import { deepStrictEqual, fail, ok } from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.js";
+import { MemoryJournal } from "../journal/memory-journal.js";
+import { aggregateRef, type AggregateRef, type TargetRef } from "../model/aggregate-ref.js";
+import type { CommandResult } from "../model/command-result.js";
+import type { EventDraft } from "../model/decision.js";
+import { commandMessage, type CommandDraft, type CommandMessage, type CommandOptions, type EventMessage } from "../model/messages.js";
+import type { AggregateRegistration, Services } from "../model/registration.js";
+import type { ScheduleRule } from "../model/schedule-rule.js";
+import { SystemEvents, type ScheduleCancelledBody, type ScheduleSetBody } from "../model/system-events.js";
+import { CommandProcessor, replay } from "../processing/command-processor.js";
+import type { CronNext } from "../timers/cron-next.js";
+import { VirtualClock } from "./virtual-clock.js";
+
+export interface AggregateSpecOptions {
+  readonly services?: Services;
+  /** The virtual clock's start (default 2026-01-01T00:00:00Z). */
+  readonly start?: number | string | Date;
+  readonly tenantId?: string;
+  readonly id?: string;
+  readonly cronNext?: CronNext;
+}
+
+/** A schedule as a spec expects it; `target` left out means "this aggregate". */
+export interface ExpectedSchedule {
+  readonly key: string;
+  readonly rule: ScheduleRule;
+  readonly command: CommandDraft;
+  readonly target?: TargetRef;
+}
+
+/**
+ * Given events, when a command, expect events, schedules and cancellations, or a rejection.
+ *
+ *     const then = await aggregateSpec(order).given(created).when(confirm);
+ *     then.expectEvents(confirmed).expectSchedules({ key, rule, command });
+ */
+export function aggregateSpec<S>(registration: AggregateRegistration<S>, options: AggregateSpecOptions = {}): AggregateSpec<S> {
+  return new AggregateSpec(registration, options);
+}
+
+export class AggregateSpec<S> {
+  private readonly history: EventDraft[] = [];
+  readonly clock: VirtualClock;
+  readonly ref: AggregateRef;
+
+  constructor(private readonly registration: AggregateRegistration<S>, private readonly options: AggregateSpecOptions) {
+    this.clock = new VirtualClock(options.start ?? "2026-01-01T00:00:00Z");
+    this.ref = aggregateRef(registration.context, registration.aggregate, options.id ?? "spec-aggregate", options.tenantId);
+  }
+
+  given(...events: EventDraft[]): this {
+    this.history.push(...events);
+    return this;
+  }
+
+  async when(command: CommandDraft, options: CommandOptions = {}): Promise<SpecOutcome<S>> {
+    const journal = new MemoryJournal();
+    if (this.history.length > 0) await seed(journal, this.ref, this.history, this.clock);
+    const processor = new CommandProcessor({
+      journal,
+      aggregates: [this.registration],
+      clock: this.clock as Clock,
+      ...(this.options.services ? { services: this.options.services } : {}),
+      ...(this.options.cronNext ? { cronNext: this.options.cronNext } : {}),
+    });
+    const message = commandMessage(command.type, command.body, this.ref, options);
+    const result = await processor.send(message);
+    const stream = await journal.load(this.ref);
+    return new SpecOutcome(this.ref, message, result, replay(this.registration, stream.events), await journal.timersOf(this.ref));
+  }
+}
+
+async function seed(journal: MemoryJournal, ref: AggregateRef, events: readonly EventDraft[], clock: Clock): Promise<void> {
+  const commandId = `given-${randomUUID()}`;
+  const messages: EventMessage[] = events.map((e, i) => ({
+    eventId: randomUUID(),
+    type: e.type,
+    body: e.body,
+    aggregate: ref,
+    version: 1,
+    sequence: i + 1,
+    commandId,
+    requestId: commandId,
+    createdAt: clock.now(),
+  }));
+  await journal.append({ aggregate: ref, expectedVersion: 0, events: messages, request: { requestId: commandId, version: 1, errorCode: "Ok" }, timers: [] });
+}
+
+/** What a `when` produced, with assertions that throw on a mismatch (and chain). */
+export class SpecOutcome<S> {
+  /** The domain events committed (system events left out). */
+  readonly events: readonly EventDraft[];
+  readonly schedules: readonly ExpectedSchedule[];
+  readonly cancellations: readonly string[];
+
+  constructor(
+    readonly ref: AggregateRef,
+    readonly command: CommandMessage,
+    readonly result: CommandResult,
+    readonly state: S,
+    readonly pendingTimers: readonly { key: string }[],
+  ) {
+    this.events = result.events.filter((e) => !e.type.startsWith("wow.")).map((e) => ({ type: e.type, body: e.body }));
+    this.schedules = result.events
+      .filter((e) => e.type === SystemEvents.ScheduleSet)
+      .map((e) => {
+        const body = e.body as ScheduleSetBody;
+        return { key: body.key, rule: body.rule, command: body.command, target: body.target };
+      });
+    this.cancellations = result.events.filter((e) => e.type === SystemEvents.ScheduleCancelled).map((e) => (e.body as ScheduleCancelledBody).key);
+  }
+
+  expectEvents(...expected: EventDraft[]): this {
+    this.expectDecided();
+    deepStrictEqual(this.events, expected.map((e) => ({ type: e.type, body: e.body })), "events");
+    return this;
+  }
+
+  expectEventTypes(...types: string[]): this {
+    this.expectDecided();
+    deepStrictEqual(this.events.map((e) => e.type), types, "event types");
+    return this;
+  }
+
+  expectNoEvents(): this {
+    return this.expectEvents();
+  }
+
+  /** Exactly these schedules were set (in order); a target left out is this aggregate. */
+  expectSchedules(...expected: ExpectedSchedule[]): this {
+    this.expectDecided();
+    const normal = expected.map((s) => ({
+      key: s.key,
+      rule: s.rule,
+      command: { type: s.command.type, body: s.command.body },
+      target: s.target ? { ...s.target, tenantId: s.target.tenantId ?? this.ref.tenantId } : this.ref,
+    }));
+    deepStrictEqual(this.schedules, normal, "schedules");
+    return this;
+  }
+
+  expectNoSchedules(): this {
+    return this.expectSchedules();
+  }
+
+  expectCancellations(...keys: string[]): this {
+    this.expectDecided();
+    deepStrictEqual(this.cancellations, keys, "cancelled schedules");
+    return this;
+  }
+
+  expectRejection(code?: string): this {
+    if (this.result.outcome !== "rejected") fail(`expected a rejection${code ? ` (${code})` : ""}, but the command was ${this.result.outcome}`);
+    if (code !== undefined) deepStrictEqual(this.result.errorCode, code, "rejection code");
+    return this;
+  }
+
+  expectState(expected: S | ((state: S) => void)): this {
+    if (typeof expected === "function") (expected as (state: S) => void)(this.state);
+    else deepStrictEqual(this.state, expected, "state");
+    return this;
+  }
+
+  private expectDecided(): void {
+    ok(this.result.outcome === "decided", `expected the command to be decided, but it was ${this.result.outcome}: ${this.result.errorCode} ${this.result.errorMsg}`);
+  }
+}

@@ -1,0 +1,209 @@
+// One contract, both journals: events, request ids, optimistic concurrency, timers.
+import { describe, expect, it } from "vitest";
+import {
+  DuplicateRequestError,
+  ScheduleRule,
+  VersionConflictError,
+  aggregateRef,
+  type AggregateRef,
+  type Commit,
+  type EventMessage,
+  type Journal,
+  type TimerSpec,
+} from "../../runtime/index.js";
+import { stores } from "./fixtures/stores.js";
+
+const A = aggregateRef("ctx", "agg", "a-1", "t1");
+const B = aggregateRef("ctx", "agg", "b-1", "t1");
+
+function event(ref: AggregateRef, version: number, sequence: number, type = "ctx.Happened"): EventMessage {
+  return { eventId: `${ref.id}-${version}-${sequence}`, type, body: { n: sequence }, aggregate: ref, version, sequence, commandId: `c${version}`, requestId: `r${version}`, createdAt: 1000 };
+}
+
+function commit(ref: AggregateRef, expectedVersion: number, requestId: string, count = 1, timers: Commit["timers"] = []): Commit {
+  const events = Array.from({ length: count }, (_, i) => event(ref, expectedVersion + 1, i + 1));
+  return { aggregate: ref, expectedVersion, events, request: { requestId, version: count > 0 ? expectedVersion + 1 : expectedVersion, errorCode: "Ok" }, timers };
+}
+
+function timer(id: string, key: string, due: number, owner: AggregateRef = A): TimerSpec {
+  return {
+    id,
+    owner,
+    key,
+    rule: ScheduleRule.at(due),
+    command: { type: "ctx.Do", body: { id } },
+    target: owner,
+    causation: { aggregate: owner, version: 1, commandId: "c", requestId: "r" },
+    slot: 1,
+    due,
+  };
+}
+
+describe.each(stores)("journal contract: $name", (store) => {
+  const open = (): Journal => store.open();
+
+  it("loads an unknown aggregate as version 0, not deleted, no events", async () => {
+    expect(await open().load(A)).toEqual({ version: 0, deleted: false, events: [] });
+  });
+
+  it("appends a commit and loads it back in order with global positions", async () => {
+    const j = open();
+    await j.append(commit(A, 0, "r1", 2));
+    await j.append(commit(B, 0, "rb", 1));
+    const appended = await j.append(commit(A, 1, "r2", 1));
+    expect(appended.version).toBe(2);
+    expect(appended.events[0]!.position).toBe(4);
+    const loaded = await j.load(A);
+    expect(loaded.version).toBe(2);
+    expect(loaded.events.map((e) => [e.version, e.sequence, e.position])).toEqual([
+      [1, 1, 1],
+      [1, 2, 2],
+      [2, 1, 4],
+    ]);
+    expect(loaded.events[0]).toEqual({ ...event(A, 1, 1), position: 1 });
+  });
+
+  it("reads all committed events in global order from a position", async () => {
+    const j = open();
+    await j.append(commit(A, 0, "r1", 2));
+    await j.append(commit(B, 0, "rb", 1));
+    await j.append(commit(A, 1, "r2", 1));
+    expect((await j.read(0, 10)).map((e) => [e.aggregate.id, e.position])).toEqual([
+      ["a-1", 1],
+      ["a-1", 2],
+      ["b-1", 3],
+      ["a-1", 4],
+    ]);
+    expect((await j.read(2, 1)).map((e) => e.position)).toEqual([3]);
+    expect(await j.read(4, 10)).toEqual([]);
+  });
+
+  it("refuses a stale expected version and commits nothing of it (events, request, timers)", async () => {
+    const j = open();
+    await j.append(commit(A, 0, "r1"));
+    await expect(j.append(commit(A, 0, "r2", 1, [{ kind: "set", timer: timer("t1", "k", 5000) }]))).rejects.toBeInstanceOf(VersionConflictError);
+    expect((await j.load(A)).events).toHaveLength(1);
+    expect(await j.findRequest(A, "r2")).toBeUndefined();
+    expect(await j.timersOf(A)).toEqual([]);
+  });
+
+  it("refuses a request id already recorded for the aggregate, committing nothing", async () => {
+    const j = open();
+    await j.append(commit(A, 0, "r1"));
+    await expect(j.append(commit(A, 1, "r1", 1, [{ kind: "set", timer: timer("t1", "k", 5000) }]))).rejects.toBeInstanceOf(DuplicateRequestError);
+    expect((await j.load(A)).version).toBe(1);
+    expect(await j.timersOf(A)).toEqual([]);
+    // the same request id on another aggregate is another request
+    await j.append(commit(B, 0, "r1"));
+    expect(await j.findRequest(B, "r1")).toEqual({ requestId: "r1", version: 1, errorCode: "Ok" });
+  });
+
+  it("records a request without events or version check (a rejection), leaving the version", async () => {
+    const j = open();
+    await j.append(commit(A, 0, "r1"));
+    await j.append({ aggregate: A, events: [], timers: [], request: { requestId: "rej", version: 1, errorCode: "Nope" } });
+    expect(await j.findRequest(A, "rej")).toEqual({ requestId: "rej", version: 1, errorCode: "Nope" });
+    expect((await j.load(A)).version).toBe(1);
+    // also on an aggregate that does not exist
+    await j.append({ aggregate: B, events: [], timers: [], request: { requestId: "nf", version: 0, errorCode: "NotFound" } });
+    expect(await j.load(B)).toEqual({ version: 0, deleted: false, events: [] });
+  });
+
+  it("marks an aggregate deleted and drops all its timers in the same commit", async () => {
+    const j = open();
+    await j.append(commit(A, 0, "r1", 1, [{ kind: "set", timer: timer("t1", "k1", 5000) }, { kind: "set", timer: timer("t2", "k2", 6000) }]));
+    await j.append(commit(B, 0, "rb", 1, [{ kind: "set", timer: timer("tb", "k1", 5000, B) }]));
+    await j.append({ ...commit(A, 1, "r2", 1, [{ kind: "cancelAll" }]), deleted: true });
+    expect((await j.load(A)).deleted).toBe(true);
+    expect(await j.timersOf(A)).toEqual([]);
+    expect((await j.timersOf(B)).map((t) => t.id)).toEqual(["tb"]);
+  });
+
+  it("keeps one timer per owner and key: set replaces, cancel deletes", async () => {
+    const j = open();
+    await j.append(commit(A, 0, "r1", 1, [{ kind: "set", timer: timer("t1", "k", 5000) }]));
+    await j.append(commit(A, 1, "r2", 1, [{ kind: "set", timer: timer("t2", "k", 7000) }]));
+    expect((await j.timersOf(A)).map((t) => [t.id, t.due, t.fireAt, t.status])).toEqual([["t2", 7000, 7000, "pending"]]);
+    expect(await j.timer("t1")).toBeUndefined();
+    await j.append(commit(A, 2, "r3", 1, [{ kind: "cancel", key: "k" }]));
+    expect(await j.timersOf(A)).toEqual([]);
+    expect(await j.nextFireAt()).toBeUndefined();
+  });
+
+  it("stores a timer's spec as given", async () => {
+    const j = open();
+    const spec = timer("t1", "k", 5000);
+    await j.append(commit(A, 0, "r1", 1, [{ kind: "set", timer: spec }]));
+    expect(await j.timer("t1")).toEqual({ ...spec, status: "pending", fireAt: 5000, attempts: 0 });
+  });
+
+  it("claims only due timers, earliest first, at most the limit, and leases them", async () => {
+    const j = open();
+    const specs = [timer("t3", "k3", 3000), timer("t1", "k1", 1000), timer("t2", "k2", 2000), timer("t9", "k9", 90_000)];
+    await j.append(commit(A, 0, "r1", 1, specs.map((t) => ({ kind: "set" as const, timer: t }))));
+    expect(await j.nextFireAt()).toBe(1000);
+    expect(await j.claimDue(999, 10, 99_999, "me")).toEqual([]);
+    expect((await j.claimDue(3000, 2, 13_000, "me")).map((t) => t.id)).toEqual(["t1", "t2"]);
+    // leased: not claimable again before the lease ends
+    expect((await j.claimDue(3000, 10, 13_000, "me")).map((t) => t.id)).toEqual(["t3"]);
+    expect(await j.claimDue(12_999, 10, 20_000, "other")).toEqual([]);
+    // a lease that ran out (its holder died) lets another claim it
+    expect((await j.claimDue(13_000, 10, 20_000, "other")).map((t) => t.id).sort()).toEqual(["t1", "t2", "t3"]);
+    expect(await j.nextFireAt()).toBe(20_000); // a lease's end is when the timer may be claimed again
+  });
+
+  it("settles: done deletes, next moves the slot, retry delays, park keeps the row with its error", async () => {
+    const j = open();
+    const specs = ["a", "b", "c", "d"].map((k, i) => timer(`t-${k}`, k, 1000 + i));
+    await j.append(commit(A, 0, "r1", 1, specs.map((t) => ({ kind: "set" as const, timer: t }))));
+    await j.claimDue(5000, 10, 35_000, "me");
+    await j.settle([
+      { id: "t-a", slot: 1, outcome: { kind: "done" } },
+      { id: "t-b", slot: 1, outcome: { kind: "next", slot: 2, due: 60_000 } },
+      { id: "t-c", slot: 1, outcome: { kind: "retry", attempts: 1, fireAt: 6000, error: "boom" } },
+      { id: "t-d", slot: 1, outcome: { kind: "park", attempts: 10, error: "dead", at: 5000 } },
+    ]);
+    expect(await j.timer("t-a")).toBeUndefined();
+    expect(await j.timer("t-b")).toMatchObject({ slot: 2, due: 60_000, fireAt: 60_000, attempts: 0, status: "pending" });
+    expect(await j.timer("t-c")).toMatchObject({ slot: 1, due: 1002, fireAt: 6000, attempts: 1, lastError: "boom", status: "pending" });
+    expect(await j.timer("t-d")).toMatchObject({ status: "parked", attempts: 10, lastError: "dead", parkedAt: 5000 });
+    expect((await j.parked()).map((t) => t.id)).toEqual(["t-d"]);
+    expect((await j.claimDue(6000, 10, 36_000, "me")).map((t) => t.id)).toEqual(["t-c"]);
+    const later = await j.claimDue(1_000_000, 10, 2_000_000, "me");
+    expect(later.map((t) => t.id).sort()).toEqual(["t-b", "t-c"]); // the parked one is never claimed
+  });
+
+  it("ignores a settlement for a slot the timer is no longer at, or a timer that was replaced", async () => {
+    const j = open();
+    await j.append(commit(A, 0, "r1", 1, [{ kind: "set", timer: timer("t1", "k", 1000) }]));
+    await j.claimDue(1000, 10, 31_000, "me");
+    await j.append(commit(A, 1, "r2", 1, [{ kind: "set", timer: timer("t2", "k", 2000) }]));
+    await j.settle([{ id: "t1", slot: 1, outcome: { kind: "next", slot: 2, due: 5000 } }]);
+    expect(await j.timer("t1")).toBeUndefined();
+    await j.settle([{ id: "t2", slot: 7, outcome: { kind: "done" } }]);
+    expect(await j.timer("t2")).toMatchObject({ slot: 1, status: "pending" });
+  });
+
+  it("redrives a parked timer: pending, due now, attempts reset; not a pending one", async () => {
+    const j = open();
+    await j.append(commit(A, 0, "r1", 1, [{ kind: "set", timer: timer("t1", "k", 1000) }, { kind: "set", timer: timer("t2", "k2", 1000) }]));
+    await j.claimDue(1000, 1, 31_000, "me");
+    await j.settle([{ id: "t1", slot: 1, outcome: { kind: "park", attempts: 3, error: "x", at: 1500 } }]);
+    expect(await j.redrive("t2", 2000)).toBe(false);
+    expect(await j.redrive("t1", 2000)).toBe(true);
+    expect(await j.redrive("t1", 2000)).toBe(false);
+    expect(await j.timer("t1")).toMatchObject({ status: "pending", attempts: 0, fireAt: 2000 });
+    expect(await j.parked()).toEqual([]);
+  });
+
+  it("bounds what a claim returns by the limit, however many timers are due", async () => {
+    const j = open();
+    const specs = Array.from({ length: 250 }, (_, i) => timer(`t${i}`, `k${i}`, 1000 + (i % 7)));
+    await j.append(commit(A, 0, "r1", 1, specs.map((t) => ({ kind: "set" as const, timer: t }))));
+    const first = await j.claimDue(10_000, 100, 40_000, "me");
+    expect(first).toHaveLength(100);
+    expect(first.map((t) => t.due)).toEqual([...first.map((t) => t.due)].sort((a, b) => a - b));
+    expect(await j.claimDue(10_000, 100, 40_000, "me")).toHaveLength(100);
+    expect(await j.claimDue(10_000, 100, 40_000, "me")).toHaveLength(50);
+  });
+});
