@@ -2,7 +2,7 @@
 // and reused for every file (`parser.input = tokens`). The CST → AST builder lives in
 // compiler/parse/, apart from the grammar. Syntax errors are recorded as facts (see
 // syntax-error-facts.ts) and worded for users by the builder's describer.
-import { CstParser, type CstNode, type IOrAlt, type IToken } from "chevrotain";
+import { CstParser, tokenMatcher, type CstNode, type IOrAlt, type IToken, type TokenType } from "chevrotain";
 import {
   Aggregate, allTokens, At, Colon, Comma, Command, Context, Dot, Enum, Equals, Event, False, Job,
   LBracket, LCurly, LParen, Name, NumberLiteral, On, Question, RBracket, RCurly, RParen, Saga,
@@ -11,6 +11,9 @@ import {
 import { syntaxErrorFactsProvider } from "./syntax-error-facts.js";
 
 const production = process.env["NODE_ENV"] === "production";
+
+/** Keywords that begin a declaration or a member. */
+const BLOCK_KEYWORDS: ReadonlySet<TokenType> = new Set([Context, Type, Enum, Service, Aggregate, Saga, State, Command, Event, On, Job]);
 
 export class WowParser extends CstParser {
   constructor() {
@@ -22,6 +25,22 @@ export class WowParser extends CstParser {
       skipValidations: production,
     });
     this.performSelfAnalysis();
+  }
+
+  /**
+   * Keywords are names, but in a list of fields (or parameters, or arguments) a keyword that is not
+   * followed by `separator` (`:` or `=`) begins the next declaration: the list is missing its closer.
+   * This keeps one missing `}` from turning the rest of an aggregate into broken fields.
+   */
+  private nameBefore(separator: TokenType): boolean {
+    return !BLOCK_KEYWORDS.has(this.LA(1).tokenType) || this.LA(2).tokenType === separator;
+  }
+
+  /** Same for enum members: a keyword followed by a name or `{` begins a declaration. */
+  private enumMemberAhead(): boolean {
+    if (!BLOCK_KEYWORDS.has(this.LA(1).tokenType)) return true;
+    const next = this.LA(2);
+    return !tokenMatcher(next, Name) && next.tokenType !== LCurly;
   }
 
   /** A file: `context NAME` then declarations. Order and repetition are checked by the builder. */
@@ -62,9 +81,12 @@ export class WowParser extends CstParser {
     this.CONSUME(Enum);
     this.CONSUME(Name);
     this.CONSUME(LCurly);
-    this.MANY(() => {
-      this.SUBRULE(this.enumMember);
-      this.OPTION(() => this.CONSUME(Comma));
+    this.MANY({
+      GATE: () => this.enumMemberAhead(),
+      DEF: () => {
+        this.SUBRULE(this.enumMember);
+        this.OPTION(() => this.CONSUME(Comma));
+      },
     });
     this.CONSUME(RCurly);
   });
@@ -141,9 +163,12 @@ export class WowParser extends CstParser {
 
   readonly fieldBlock = this.RULE("fieldBlock", () => {
     this.CONSUME(LCurly);
-    this.MANY(() => {
-      this.SUBRULE(this.field);
-      this.OPTION(() => this.CONSUME(Comma));
+    this.MANY({
+      GATE: () => this.nameBefore(Colon),
+      DEF: () => {
+        this.SUBRULE(this.field);
+        this.OPTION(() => this.CONSUME(Comma));
+      },
     });
     this.CONSUME(RCurly);
   });
@@ -165,9 +190,12 @@ export class WowParser extends CstParser {
 
   readonly parameterList = this.RULE("parameterList", () => {
     this.CONSUME(LParen);
-    this.MANY(() => {
-      this.SUBRULE(this.parameter);
-      this.OPTION(() => this.CONSUME(Comma));
+    this.MANY({
+      GATE: () => this.nameBefore(Colon),
+      DEF: () => {
+        this.SUBRULE(this.parameter);
+        this.OPTION(() => this.CONSUME(Comma));
+      },
     });
     this.CONSUME(RParen);
   });
@@ -192,9 +220,12 @@ export class WowParser extends CstParser {
     this.CONSUME(Name);
     this.OPTION(() => {
       this.CONSUME(LParen);
-      this.MANY(() => {
-        this.SUBRULE(this.annotationArgument);
-        this.OPTION2(() => this.CONSUME(Comma));
+      this.MANY({
+        GATE: () => this.nameBefore(Equals),
+        DEF: () => {
+          this.SUBRULE(this.annotationArgument);
+          this.OPTION2(() => this.CONSUME(Comma));
+        },
       });
       this.CONSUME(RParen);
     });

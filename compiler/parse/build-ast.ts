@@ -12,6 +12,7 @@ import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js"
 import { node, nodes, offsets, token, tokenEnd, tokens } from "./cst-access.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
+import { Context } from "../../grammar/tokens.js";
 
 type Member = AggregateMember | SagaMember;
 type Container = "file" | "aggregate" | "saga";
@@ -95,10 +96,14 @@ export class AstBuilder {
   // ── file ──────────────────────────────────────────────────────────────────────────────────────
 
   /** Builds the declarations of one or more `file` CST nodes (several after top-level resyncs). */
-  buildFile(files: readonly CstNode[]): { context?: ContextClause; declarations: Declaration[] } {
+  buildFile(files: readonly CstNode[], firstToken: IToken | undefined): { context?: ContextClause; declarations: Declaration[] } {
+    if (firstToken === undefined) {
+      this.diagnostics.push(createDiagnostic("WOW1005", { found: "an empty file" }, this.loc(0, 0)));
+    } else if (firstToken.tokenType !== Context) {
+      this.diagnostics.push(createDiagnostic("WOW1005", { found: describeToken(firstToken) }, this.tokenLoc(firstToken)));
+    }
     let context: ContextClause | undefined;
     const declarations: Declaration[] = [];
-    let first = true;
     for (const fileNode of files) {
       const items: CstNode[] = [...nodes(fileNode, "contextClause"), ...nodes(fileNode, "declaration")];
       if (items.length > 1) items.sort((a, b) => (offsets(a)?.start ?? 0) - (offsets(b)?.start ?? 0));
@@ -106,27 +111,13 @@ export class AstBuilder {
         if (item.name === "contextClause") {
           const keyword = token(item, "Context");
           const clause = this.contextClause(item);
-          if (context !== undefined || !first) {
-            if (keyword !== undefined) {
-              this.diagnostics.push(context !== undefined
-                ? createDiagnostic("WOW1009", {}, this.tokenLoc(keyword))
-                : createDiagnostic("WOW1005", { found: describeToken(keyword) }, this.tokenLoc(keyword)));
-            }
-          }
+          if (context !== undefined && keyword !== undefined) this.diagnostics.push(createDiagnostic("WOW1009", {}, this.tokenLoc(keyword)));
+          // A clause out of place (reported above as WOW1005) still names the file's context.
           if (context === undefined && clause !== undefined) context = clause;
         } else {
-          if (first && context === undefined) {
-            const span = offsets(item);
-            if (span !== undefined) {
-              const start = this.file.text.slice(span.start, span.end);
-              const firstWord = /^[^\s({]*/.exec(start)?.[0] ?? "";
-              this.diagnostics.push(createDiagnostic("WOW1005", { found: `'${firstWord.slice(0, 40)}'` }, this.loc(span.start, span.start + firstWord.length)));
-            }
-          }
           const declaration = this.declaration(item);
           if (declaration !== undefined) declarations.push(declaration);
         }
-        first = false;
       }
     }
     return context === undefined ? { declarations } : { context, declarations };

@@ -41,6 +41,27 @@ function parseAll(tokens: IToken[]): { files: CstNode[]; errors: IRecognitionExc
   return { files, errors };
 }
 
+/**
+ * Parse errors closer than this many tokens after a reported one are taken as its echoes (recovery
+ * resyncing through the same mistake) and not reported.
+ */
+const ECHO_DISTANCE = 3;
+
+function withoutEchoes(errors: IRecognitionException[], tokens: readonly IToken[]): IRecognitionException[] {
+  if (errors.length < 2) return errors;
+  const indexOf = (error: IRecognitionException): number =>
+    Number.isFinite(error.token.startOffset) ? tokenIndexAt(tokens, error.token.startOffset) : tokens.length;
+  const sorted = errors.map((error) => ({ error, index: indexOf(error) })).sort((a, b) => a.index - b.index);
+  const kept: IRecognitionException[] = [];
+  let last = -Infinity;
+  for (const { error, index } of sorted) {
+    if (index - last <= ECHO_DISTANCE) continue;
+    kept.push(error);
+    last = index;
+  }
+  return kept;
+}
+
 /** Keeps the first diagnostic at each start offset, in source order (stable for equal offsets). */
 function inSourceOrder(diagnostics: Diagnostic[]): Diagnostic[] {
   if (diagnostics.length < 2) return diagnostics;
@@ -62,7 +83,7 @@ function inSourceOrder(diagnostics: Diagnostic[]): Diagnostic[] {
 export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
   const { files, errors } = parseAll(lexed.tokens);
   const builder = new AstBuilder(file, indexDocs(lexed.comments, lexed.tokens));
-  const { context, declarations } = builder.buildFile(files);
+  const { context, declarations } = builder.buildFile(files, lexed.tokens[0]);
   const ast: WowFile = {
     kind: "File",
     file,
@@ -74,7 +95,7 @@ export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
     return { ast, diagnostics: [] };
   }
   const errorContext: SyntaxErrorContext = { file, tokens: lexed.tokens };
-  const diagnostics = [...lexed.diagnostics, ...builder.reported, ...errors.map((error) => describeSyntaxError(errorContext, error))];
+  const diagnostics = [...lexed.diagnostics, ...builder.reported, ...withoutEchoes(errors, lexed.tokens).map((error) => describeSyntaxError(errorContext, error))];
   return { ast, diagnostics: inSourceOrder(diagnostics) };
 }
 

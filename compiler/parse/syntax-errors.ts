@@ -6,8 +6,8 @@ import type { Location, SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { decodeSyntaxErrorFacts, type SyntaxErrorFacts } from "../../grammar/syntax-error-facts.js";
 import {
-  Aggregate, At, Colon, Command, Context, Enum, Equals, Event, LCurly, Name, NumberLiteral, RCurly,
-  Saga, Service, State, StringLiteral, Type, UnterminatedString,
+  Aggregate, At, Colon, Comma, Command, Context, Dot, Enum, Equals, Event, Job, LCurly, LParen, Name, NumberLiteral, On,
+  RCurly, RParen, Saga, Service, State, StringLiteral, Type, UnterminatedString,
 } from "../../grammar/tokens.js";
 
 /** Tokens that begin a top-level declaration; a block still open when one comes is missing its `}`. */
@@ -21,6 +21,16 @@ export function isTopLevelStart(tokens: readonly IToken[], index: number): boole
   // `type: string` is a field named `type`, not a declaration.
   const next = tokens[index + 1];
   return next === undefined || (next.tokenType !== Colon && next.tokenType !== Equals);
+}
+
+/** Keywords that begin a member of an aggregate or a saga (when not used as a name: `on: int`). */
+const MEMBER_KEYWORDS = new Set<TokenType>([State, Command, Event, On, Job]);
+
+export function isMemberStart(tokens: readonly IToken[], index: number): boolean {
+  const token = tokens[index];
+  if (token === undefined || !MEMBER_KEYWORDS.has(token.tokenType)) return false;
+  const next = tokens[index + 1];
+  return next === undefined || (next.tokenType !== Colon && next.tokenType !== Equals && next.tokenType !== Comma);
 }
 
 /** How a token reads in a message: `'}'`, `'state'`, `string "…"`, `end of file`. */
@@ -61,21 +71,33 @@ interface OpenBlock {
   readonly brace: IToken;
 }
 
-/** The innermost `{` before token `index` that is not closed before it, and what it opens. */
-function openBlockBefore(tokens: readonly IToken[], index: number): OpenBlock | undefined {
+/** The innermost `{` (or `(`) before token `index` that is not closed before it, and what it opens. */
+function openBlockBefore(tokens: readonly IToken[], index: number, open = LCurly, close = RCurly): OpenBlock | undefined {
   let depth = 0;
   for (let i = index - 1; i >= 0; i--) {
     const type = tokens[i]!.tokenType;
-    if (type === RCurly) depth++;
-    else if (type === LCurly) {
+    if (type === close) depth++;
+    else if (type === open) {
       if (depth > 0) {
         depth--;
         continue;
       }
-      return { description: describeBlock(tokens, i), brace: tokens[i]! };
+      return { description: open === LCurly ? describeBlock(tokens, i) : describeParentheses(tokens, i), brace: tokens[i]! };
     }
   }
   return undefined;
+}
+
+function describeParentheses(tokens: readonly IToken[], paren: number): string {
+  const before = tokens[paren - 1];
+  const keyword = tokens[paren - 2];
+  if (before === undefined || keyword === undefined) return "the parentheses";
+  if (keyword.tokenType === At) return `the arguments of @${before.image}`;
+  if (keyword.tokenType === Job) return `the parameters of job '${before.image}'`;
+  for (let i = paren - 1; i >= Math.max(0, paren - 4); i--) {
+    if (tokens[i]!.tokenType === On) return `the parameters of handler 'on ${tokens.slice(i + 1, paren).map((t) => t.image).join("")}'`;
+  }
+  return "the parentheses";
 }
 
 function describeBlock(tokens: readonly IToken[], brace: number): string {
@@ -187,15 +209,21 @@ export function describeSyntaxError(context: SyntaxErrorContext, error: IRecogni
 
   const expected = facts.expected[0];
   const tokens = context.tokens;
+  // At the top level the parser skips what cannot start a declaration, expecting the end of the file.
+  if (expected === "EOF") return createDiagnostic("WOW1002", { found, expected: DECLARATION_STARTS }, loc);
   if (expected === "RCurly" || expected === "RParen" || expected === "RBracket") {
     const index = token.tokenType === EOF ? tokens.length : tokenIndexAt(tokens, token.startOffset);
-    const closing = token.tokenType === EOF || isTopLevelStart(tokens, index) || expected !== "RCurly";
+    const closing = token.tokenType === EOF || isTopLevelStart(tokens, index) || isMemberStart(tokens, index);
     if (expected === "RCurly" && closing) {
       const open = openBlockBefore(tokens, index);
       if (open !== undefined) {
         const line = lineOf(context.file.text, open.brace.startOffset);
         return createDiagnostic("WOW1006", { found, block: open.description, line }, loc);
       }
+    }
+    if (expected === "RParen" && closing) {
+      const open = openBlockBefore(tokens, index, LParen, RParen);
+      if (open !== undefined) return createDiagnostic("WOW1002", { found, expected: `')' to close ${open.description}` }, loc);
     }
     const body = BODY_OF_RULE[rule];
     if (body !== undefined) {
@@ -209,7 +237,11 @@ export function describeSyntaxError(context: SyntaxErrorContext, error: IRecogni
     return createDiagnostic("WOW1002", { found, expected: closerOf(facts) }, loc);
   }
   if (expected === "Name") {
-    const what = rule === "qualifiedName" ? (REFERENCE_OF_RULE[parentRule] ?? "a name") : (NAME_OF_RULE[rule] ?? "a name");
+    const index = token.tokenType === EOF ? tokens.length : tokenIndexAt(tokens, token.startOffset);
+    const afterDot = tokens[index - 1]?.tokenType === Dot;
+    const what = afterDot
+      ? "a name after '.' (`context-name.Name`)"
+      : rule === "qualifiedName" ? (REFERENCE_OF_RULE[parentRule] ?? "a name") : (NAME_OF_RULE[rule] ?? "a name");
     return createDiagnostic("WOW1007", { found, what }, loc);
   }
   const label = EXPECTED_LABELS[expected ?? ""] ?? "something else";
