@@ -10,6 +10,7 @@ const fieldType: Expectation<"Type" | "Enum"> = {
   unknown: "WOW2001",
   place: "a field type",
   expected: "a type, an enum or a built-in type",
+  builtins: [...builtinTypes],
   advice: "Commands and events are messages, services are host dependencies: a field holds a value (a built-in type, a `type` or an `enum`).",
 };
 

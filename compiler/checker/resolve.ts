@@ -16,6 +16,8 @@ export interface Expectation<K extends SymbolKind> {
   readonly expected: string;
   /** What to do when the name is of the wrong kind and nothing near fits. */
   readonly advice: string;
+  /** Names that are not declarations but may be meant (the built-in types). */
+  readonly builtins?: readonly string[];
 }
 
 export type SymbolOf<K extends SymbolKind> = Extract<WowSymbol, { kind: K }>;
@@ -32,7 +34,9 @@ export class Resolver {
     if (target === undefined) return undefined;
     const symbol = target.symbols.get(ref.name.text);
     if (symbol === undefined) {
-      const suggestion = this.suggest(ref, scope, target, expectation.kinds);
+      const suggestion =
+        (ref.context === undefined ? nearest(ref.name.text, expectation.builtins ?? []) : undefined) ??
+        this.suggest(ref, scope, target, expectation.kinds);
       // WOW2001–WOW2004 take the same arguments.
       this.reporter.report(expectation.unknown as "WOW2001", { name: ref.text, suggestion: didYouMean(suggestion) }, ref.loc);
       return undefined;

@@ -18,6 +18,8 @@ export interface BuildOptions extends CompileOptions {
   readonly write: boolean;
   /** The sources, relative to the root; default: every `*.wow` under it. Order does not matter. */
   readonly files?: readonly string[];
+  /** Report warnings as errors (and then write nothing). */
+  readonly warnAsError?: boolean;
 }
 
 export interface BuildResult extends Omit<CompileResult, "diagnostics"> {
@@ -40,9 +42,10 @@ export function build(options: BuildOptions): BuildResult {
     loaded.diagnostics.push(createDiagnostic("WOW6001", { dir: displayPath(root) }));
   }
   const result = compileSources(loaded.files, options, phases);
-  const diagnostics = sortDiagnostics([...loaded.diagnostics, ...result.diagnostics]);
+  const all = [...loaded.diagnostics, ...result.diagnostics];
+  const diagnostics = sortDiagnostics(options.warnAsError === true ? all.map(asError) : all);
   let wrote = false;
-  if (options.write && result.manifestText !== undefined && loaded.diagnostics.length === 0) {
+  if (options.write && result.manifestText !== undefined && !diagnostics.some((d) => d.severity === "error")) {
     const text = result.manifestText;
     phases.run("write", () => {
       try {
@@ -57,6 +60,10 @@ export function build(options: BuildOptions): BuildResult {
     });
   }
   return { ...result, diagnostics, manifestPath, wrote, sourceCount: loaded.files.length, timings: phases.timings };
+}
+
+function asError(diagnostic: Diagnostic): Diagnostic {
+  return diagnostic.severity === "error" ? diagnostic : { ...diagnostic, severity: "error" };
 }
 
 function readIfExists(path: string): string | undefined {

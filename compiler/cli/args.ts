@@ -1,0 +1,109 @@
+// The command line of `wowc`, parsed into a plain object; errors are usage errors (exit 2).
+
+export type Command = "build" | "check" | "cron";
+
+export interface CliArgs {
+  readonly command?: Command;
+  readonly dir: string;
+  readonly out?: string;
+  readonly format: "text" | "json";
+  readonly warnAsError: boolean;
+  readonly stats: boolean;
+  readonly color?: boolean;
+  readonly help: boolean;
+  readonly version: boolean;
+  /** For `wowc cron`: everything after `cron`, untouched. */
+  readonly rest: readonly string[];
+}
+
+export class UsageError extends Error {}
+
+const commands: ReadonlySet<string> = new Set(["build", "check", "cron"]);
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+  let command: Command | undefined;
+  let dir: string | undefined;
+  let out: string | undefined;
+  let format: "text" | "json" = "text";
+  let warnAsError = false;
+  let stats = false;
+  let color: boolean | undefined;
+  let help = false;
+  let version = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (command === "cron") return { command, dir: ".", format, warnAsError, stats, help, version, rest: argv.slice(i) };
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith("-")) throw new UsageError(`${flag} needs a value.`);
+      i++;
+      return next;
+    };
+    switch (flag) {
+      case "--help":
+      case "-h":
+        help = true;
+        break;
+      case "--version":
+      case "-v":
+        version = true;
+        break;
+      case "--out":
+      case "-o":
+        out = value();
+        break;
+      case "--format": {
+        const f = value();
+        if (f !== "text" && f !== "json") throw new UsageError(`--format is 'text' or 'json', not '${f}'.`);
+        format = f;
+        break;
+      }
+      case "--warn-as-error":
+        warnAsError = true;
+        break;
+      case "--stats":
+        stats = true;
+        break;
+      case "--color":
+        color = true;
+        break;
+      case "--no-color":
+        color = false;
+        break;
+      default:
+        if (arg.startsWith("-")) throw new UsageError(`Unknown option '${arg}'.`);
+        if (command === undefined) {
+          if (arg === "help") {
+            help = true;
+            break;
+          }
+          if (!commands.has(arg)) throw new UsageError(`Unknown command '${arg}'.`);
+          command = arg as Command;
+        } else if (dir === undefined) dir = arg;
+        else throw new UsageError(`Unexpected argument '${arg}': wowc ${command} takes one directory.`);
+    }
+  }
+  if (command === "cron") return { command, dir: ".", format, warnAsError, stats, help, version, rest: [] };
+  return { ...(command === undefined ? {} : { command }), dir: dir ?? ".", ...(out === undefined ? {} : { out }), format, warnAsError, stats, ...(color === undefined ? {} : { color }), help, version, rest: [] };
+}
+
+export const helpText = `wowc — compile .wow sources (contexts, aggregates, commands, events, sagas, scheduled jobs)
+
+Usage:
+  wowc build [dir] [--out <dir>]   check the sources under dir (default .) and write <out>/wow-manifest.json
+                                   (default out: <dir>/generated; written only when its content changed)
+  wowc check [dir]                 run the same checks, write nothing
+  wowc cron <expression> …         explain a cron expression (wowc cron --help)
+
+Options:
+  --format text|json   diagnostics as text with code frames (default) or one JSON object
+  --warn-as-error      treat warnings as errors
+  --stats              print the time of each compiler phase
+  --color, --no-color  force colours on or off (default: on when writing to a terminal)
+  -h, --help           show this help
+  -v, --version        show the version
+
+Exit status: 0 no errors, 1 the sources have errors, 2 usage or internal error.
+`;

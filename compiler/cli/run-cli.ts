@@ -1,0 +1,143 @@
+// `wowc` as a function: parse the arguments, run the command, print, return the exit status.
+// 0 no errors · 1 the sources have errors · 2 usage or internal error (WOW9999, no stack trace
+// unless WOWC_DEBUG=1). Heavy modules (parser, checker) are imported only when a command needs them.
+import { readFileSync } from "node:fs";
+import { relative, resolve, sep } from "node:path";
+import { helpText, parseArgs, UsageError, type CliArgs } from "./args.js";
+import type { PhaseName, PhaseTiming } from "../program/phases.js";
+
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** The working directory relative paths are resolved against. */
+  readonly cwd: string;
+  /** Whether stdout is a terminal (colours). */
+  readonly isTTY?: boolean;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Called as each compiler phase starts; tests use it to inject a fault. */
+  readonly onPhase?: (phase: PhaseName) => void;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_SOURCE_ERRORS = 1;
+export const EXIT_USAGE_OR_INTERNAL = 2;
+
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) return internalError(error, io);
+    io.stderr(`wowc: ${error.message}\nRun 'wowc --help' for usage.\n`);
+    return EXIT_USAGE_OR_INTERNAL;
+  }
+  try {
+    if (args.version) {
+      io.stdout(`${readVersion()}\n`);
+      return EXIT_OK;
+    }
+    if (args.command === "cron") return await runCron(args.rest, io);
+    if (args.help || args.command === undefined) {
+      (args.help ? io.stdout : io.stderr)(helpText);
+      return args.help ? EXIT_OK : EXIT_USAGE_OR_INTERNAL;
+    }
+    return await runBuild(args, io);
+  } catch (error) {
+    return internalError(error, io);
+  }
+}
+
+async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
+  const { statSync } = await import("node:fs");
+  const root = resolve(io.cwd, args.dir);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(root).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) {
+    io.stderr(`wowc: '${args.dir}' is not a directory.\nRun 'wowc ${args.command} <dir>' in or on the directory that holds your .wow files.\n`);
+    return EXIT_USAGE_OR_INTERNAL;
+  }
+  const [{ build }, { formatDiagnostics }] = await Promise.all([import("../program/build.js"), import("../diagnostics/format.js")]);
+  const started = performance.now();
+  const result = build({
+    root,
+    ...(args.out === undefined ? {} : { outDir: resolve(io.cwd, args.out) }),
+    write: args.command === "build",
+    warnAsError: args.warnAsError,
+    ...(io.onPhase === undefined ? {} : { onPhase: io.onPhase }),
+  });
+  const ms = Math.round(performance.now() - started);
+  const errors = result.diagnostics.filter((d) => d.severity === "error");
+  const color = args.color ?? (io.isTTY === true && io.env?.NO_COLOR === undefined);
+  const json = args.format === "json";
+  // In JSON mode stdout holds only the JSON object; the human lines go to stderr.
+  const say = json ? io.stderr : io.stdout;
+  if (json) io.stdout(formatDiagnostics(result.diagnostics, { format: "json" }));
+  else if (result.diagnostics.length > 0) io.stdout(formatDiagnostics(result.diagnostics, { color }));
+  if (args.stats) say(formatStats(result.timings));
+  if (errors.length > 0) {
+    if (args.command === "build") say(`Build failed: ${relativeToCwd(result.manifestPath, io.cwd)} was not written.\n`);
+    return result.diagnostics.some((d) => d.code === "WOW6003") ? EXIT_USAGE_OR_INTERNAL : EXIT_SOURCE_ERRORS;
+  }
+  const files = `${result.sourceCount} file${result.sourceCount === 1 ? "" : "s"}`;
+  if (args.command === "check") say(`Checked ${files} in ${ms} ms.\n`);
+  else {
+    const path = relativeToCwd(result.manifestPath, io.cwd);
+    say(result.wrote ? `Wrote ${path} (from ${files}) in ${ms} ms.\n` : `${path} is up to date (from ${files}); checked in ${ms} ms.\n`);
+  }
+  return EXIT_OK;
+}
+
+async function runCron(rest: readonly string[], io: CliIO): Promise<number> {
+  // Owned by the cron command's module; loaded by a computed specifier so that a build without it
+  // still compiles, and reported as a usage error when absent.
+  const specifier = "./cron-command.js";
+  let module: { runCronCommand?: (args: readonly string[], io: CliIO) => Promise<number> | number };
+  try {
+    module = (await import(specifier)) as typeof module;
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    module = {};
+  }
+  if (module.runCronCommand === undefined) {
+    io.stderr("wowc: `wowc cron` is not available in this build of wowc.\n");
+    return EXIT_USAGE_OR_INTERNAL;
+  }
+  return await module.runCronCommand(rest, io);
+}
+
+function formatStats(timings: readonly PhaseTiming[]): string {
+  const total = timings.reduce((sum, t) => sum + t.ms, 0);
+  const rows = [...timings.map((t) => [t.phase, t.ms] as const), ["total", total] as const];
+  return rows.map(([name, ms]) => `  ${name.padEnd(9)} ${ms.toFixed(1).padStart(8)} ms`).join("\n") + "\n";
+}
+
+function relativeToCwd(path: string, cwd: string): string {
+  const rel = relative(cwd, path).split(sep).join("/");
+  return rel.startsWith("..") ? path : rel;
+}
+
+function internalError(error: unknown, io: CliIO): number {
+  const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  io.stderr(`wowc: error WOW9999: Internal compiler error: ${detail} — sorry, this is a bug in wowc, not in your sources; please report it (set WOWC_DEBUG=1 for details).\n`);
+  if (io.env?.WOWC_DEBUG === "1" && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
+  return EXIT_USAGE_OR_INTERNAL;
+}
+
+/** The version in the package.json above this module (source or compiled layout). */
+function readVersion(): string {
+  let dir = new URL(".", import.meta.url);
+  for (let depth = 0; depth < 6; depth++) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "wowc" && pkg.version !== undefined) return pkg.version;
+    } catch {
+      // keep looking upwards
+    }
+    dir = new URL("..", dir);
+  }
+  return "unknown";
+}
