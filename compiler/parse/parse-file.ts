@@ -43,9 +43,14 @@ function parseAll(tokens: IToken[]): { files: CstNode[]; errors: IRecognitionExc
 
 /**
  * Parse errors closer than this many tokens after a reported one are taken as its echoes (recovery
- * resyncing through the same mistake) and not reported.
+ * resyncing through the same mistake) and not reported, unless a new declaration starts between them.
  */
 const ECHO_DISTANCE = 3;
+
+function startsDeclarationBetween(tokens: readonly IToken[], after: number, upTo: number): boolean {
+  for (let i = after + 1; i <= upTo; i++) if (isTopLevelStart(tokens, i)) return true;
+  return false;
+}
 
 function withoutEchoes(errors: IRecognitionException[], tokens: readonly IToken[]): IRecognitionException[] {
   if (errors.length < 2) return errors;
@@ -55,7 +60,7 @@ function withoutEchoes(errors: IRecognitionException[], tokens: readonly IToken[
   const kept: IRecognitionException[] = [];
   let last = -Infinity;
   for (const { error, index } of sorted) {
-    if (index - last <= ECHO_DISTANCE) continue;
+    if (index - last <= ECHO_DISTANCE && !startsDeclarationBetween(tokens, last, index)) continue;
     kept.push(error);
     last = index;
   }
