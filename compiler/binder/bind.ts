@@ -1,26 +1,19 @@
 // The binder: groups files by context and enters every declaration into its context's scope.
-// Reports a missing or invalid context clause and names declared twice in one context.
-import type { Declaration, MessageDeclaration, Name, SourceFile, WowFile } from "../ast.js";
+// Reports an invalid context name and names declared twice in one context.
+import type { Declaration, MessageDeclaration, Name, WowFile } from "../ast.js";
 import { Reporter, where } from "../checker/reporter.js";
 import type { AggregateSymbol, BoundProgram, ContextScope, WowSymbol } from "./symbols.js";
 
 const contextNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
-export interface BindOptions {
-  /** A file with syntax errors already has its missing `context` clause reported by the parser. */
-  readonly hasSyntaxErrors?: (file: SourceFile) => boolean;
-}
-
 /** `files` must be sorted by path: the first declaration of a name is the one that counts. */
-export function bind(files: readonly WowFile[], reporter: Reporter, options: BindOptions = {}): BoundProgram {
+export function bind(files: readonly WowFile[], reporter: Reporter): BoundProgram {
   const contexts = new Map<string, ContextScope>();
   const bound: Array<{ file: WowFile; scope: ContextScope }> = [];
   for (const file of files) {
     const clause = file.context;
-    if (clause === undefined || clause.name.text === "") {
-      if (options.hasSyntaxErrors?.(file.file) !== true) reporter.report("WOW3001", {}, { file: file.file, start: 0, end: 0 });
-      continue;
-    }
+    // A file without a context clause has a syntax error (WOW1005): its declarations are not bound.
+    if (clause === undefined || clause.name.text === "") continue;
     const name = clause.name.text;
     if (name === "wow" || name.startsWith("wow.")) reporter.report("WOW3003", { name }, clause.name.loc);
     else if (!contextNamePattern.test(name)) reporter.report("WOW3002", { name }, clause.name.loc);

@@ -134,11 +134,6 @@ export const messages = {
   },
 
   // ── WOW3xxx: declarations, handlers and annotations ──────────────────────────────────────────────
-  WOW3001: {
-    severity: "error",
-    message: "This file does not start with a `context` clause.",
-    hint: "Begin the file with `context my-context` (lower-case words joined by '-'); several files may share a context.",
-  },
   WOW3002: {
     severity: "error",
     message: "Invalid context name '{name}'.",

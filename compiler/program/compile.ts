@@ -39,9 +39,8 @@ export function compileSources(sources: readonly SourceFile[], options: CompileO
       return ast;
     }),
   );
-  const broken = new Set(reporter.diagnostics.filter((d) => d.severity === "error").map((d) => d.loc?.file.path));
-  const complete = broken.size === 0;
-  const program = phases.run("bind", () => bind(files, reporter, { hasSyntaxErrors: (file) => broken.has(file.path) }));
+  const complete = !reporter.diagnostics.some((d) => d.severity === "error");
+  const program = phases.run("bind", () => bind(files, reporter));
   const model = phases.run("check", () => check(program, reporter, { complete }));
   const diagnostics = sortDiagnostics(reporter.diagnostics);
   if (diagnostics.some((d) => d.severity === "error")) return { diagnostics, files, model, timings: phases.timings };

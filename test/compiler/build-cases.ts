@@ -1,0 +1,44 @@
+// Build-level diagnostics (no source to point at): how each is provoked on disk.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build, type BuildResult } from "../../compiler/program/build.js";
+import type { DiagnosticCode } from "../../compiler/diagnostics/messages.js";
+
+export interface BuildCase {
+  readonly code: DiagnosticCode;
+  readonly title: string;
+  readonly run: () => BuildResult;
+}
+
+const clean = "context shop\naggregate A {\n  command C {}\n  event E {}\n  @OnCommand(produces = [E])\n  on C\n}\n";
+
+export function tempDir(prefix = "wowc-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export const buildCases: readonly BuildCase[] = [
+  {
+    code: "WOW6001",
+    title: "no .wow files under the directory",
+    run: () => build({ root: tempDir(), write: false }),
+  },
+  {
+    code: "WOW6002",
+    title: "a source that cannot be read",
+    run: () => build({ root: tempDir(), write: false, files: ["missing.wow"] }),
+  },
+  {
+    code: "WOW6003",
+    title: "the manifest cannot be written",
+    run: () => {
+      const root = tempDir();
+      writeFileSync(join(root, "shop.wow"), clean);
+      mkdirSync(join(root, "blocked"));
+      writeFileSync(join(root, "blocked", "generated"), "a file where the output directory should be");
+      return build({ root, outDir: join(root, "blocked", "generated"), write: true });
+    },
+  },
+];
+
+export const buildCaseCodes: readonly string[] = buildCases.map((c) => c.code);
