@@ -2,6 +2,7 @@ import { systemClock, type Clock } from "./clock.js";
 import type { Journal } from "./journal/journal.js";
 import type { CommandResult } from "./model/command-result.js";
 import type { CommandMessage } from "./model/messages.js";
+import { SystemEvents } from "./model/system-events.js";
 import type { AggregateRegistration, Services } from "./model/registration.js";
 import { CommandProcessor, type CommandSender } from "./processing/command-processor.js";
 import type { CronNext } from "./timers/cron-next.js";
@@ -54,8 +55,11 @@ export class Host {
     });
   }
 
-  send(command: CommandMessage): Promise<CommandResult> {
-    return this.processor.send(command);
+  /** Decides a command; a commit that set a timer wakes this node's poller (other nodes find it by polling). */
+  async send(command: CommandMessage): Promise<CommandResult> {
+    const result = await this.processor.send(command);
+    if (result.events.some((e) => e.type === SystemEvents.ScheduleSet)) this.timers.wake();
+    return result;
   }
 
   start(): void {

@@ -9,7 +9,7 @@ interface Sleeper {
 }
 
 /** Lets pending promise chains (all in-process, all microtasks or immediates) run to their next wait. */
-async function settle(turns = 4): Promise<void> {
+async function settle(turns = 2): Promise<void> {
   for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 

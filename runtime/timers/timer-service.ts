@@ -48,6 +48,7 @@ export class TimerService {
   private readonly onError: (error: unknown) => void;
   private loop: Promise<void> | undefined;
   private abort = new AbortController();
+  private napping: AbortController | undefined;
 
   constructor(options: TimerServiceOptions) {
     this.options = resolveTimerOptions(options);
@@ -78,9 +79,14 @@ export class TimerService {
           this.onError(error);
         }
         if (signal.aborted) break;
-        await this.clock.sleep(claimed >= this.options.batchSize ? 0 : await this.idleWait(), signal);
+        await this.nap(claimed >= this.options.batchSize ? 0 : await this.idleWait(), signal);
       }
     })();
+  }
+
+  /** Cuts the poller's current sleep short (a commit on this node set a timer): it looks for due timers now. */
+  wake(): void {
+    this.napping?.abort();
   }
 
   async stop(): Promise<void> {
@@ -123,8 +129,23 @@ export class TimerService {
   }
 
   /** An operator's re-drive: the parked timer is pending again, due now, with fresh attempts. */
-  redrive(id: string): Promise<boolean> {
-    return this.journal.redrive(id, this.clock.now());
+  async redrive(id: string): Promise<boolean> {
+    const redriven = await this.journal.redrive(id, this.clock.now());
+    if (redriven) this.wake();
+    return redriven;
+  }
+
+  private async nap(ms: number, stop: AbortSignal): Promise<void> {
+    const napping = new AbortController();
+    this.napping = napping;
+    const onStop = () => napping.abort();
+    stop.addEventListener("abort", onStop, { once: true });
+    try {
+      await this.clock.sleep(ms, napping.signal);
+    } finally {
+      stop.removeEventListener("abort", onStop);
+      if (this.napping === napping) this.napping = undefined;
+    }
   }
 
   private async idleWait(): Promise<number> {
