@@ -12,6 +12,9 @@ const HORIZON = 401 * 366 * SECONDS_PER_DAY;
 /** Largest instant a Date can hold, in seconds. */
 const MAX_SECOND = 8.64e12;
 
+/** "No match" from `nextLocalSecond` (local seconds before 1970 are negative, so not -1). */
+export const NO_MATCH = Number.NEGATIVE_INFINITY;
+
 const civil: Civil = { year: 0, month: 0, day: 0 };
 
 /** First allowed second of the day at or after `secondOfDay`, or -1 when the day has none left. */
@@ -39,7 +42,7 @@ function nextSecondOfDay(plan: CronPlan, secondOfDay: number): number {
   }
 }
 
-/** First matching local second in [from, limit), or -1. Local seconds count from 1970-01-01 00:00. */
+/** First matching local second in [from, limit), or NO_MATCH. Local seconds count from 1970-01-01 00:00. */
 export function nextLocalSecond(plan: CronPlan, from: number, limit: number): number {
   let day = Math.floor(from / SECONDS_PER_DAY);
   let secondOfDay = from - day * SECONDS_PER_DAY;
@@ -72,9 +75,9 @@ export function nextLocalSecond(plan: CronPlan, from: number, limit: number): nu
       continue;
     }
     const local = day * SECONDS_PER_DAY + time;
-    return local < limit ? local : -1;
+    return local < limit ? local : NO_MATCH;
   }
-  return -1;
+  return NO_MATCH;
 }
 
 /** First fire time strictly after `afterMs`, in epoch ms, or null. */
@@ -87,7 +90,7 @@ export function nextFireMs(plan: CronPlan, zone: ZoneClock, afterMs: number): nu
     const offset = zone.periodOffset;
     const end = Math.min(zone.periodEnd, horizon);
     const local = nextLocalSecond(plan, utc + offset, end + offset);
-    if (local >= 0) return (local - offset) * 1000;
+    if (local !== NO_MATCH) return (local - offset) * 1000;
     utc = end;
   }
   return null;
