@@ -16,11 +16,17 @@ const production = process.env["NODE_ENV"] === "production";
 const BLOCK_KEYWORDS: ReadonlySet<TokenType> = new Set([Context, Type, Enum, Service, Aggregate, Saga, State, Command, Event, On, Job]);
 
 export class WowParser extends CstParser {
+  // Alternatives of each OR, built once (Chevrotain's advice: no closures allocated per call).
+  private fileAlternatives?: IOrAlt<unknown>[];
+  private declarationAlternatives?: IOrAlt<unknown>[];
+  private memberAlternativesCache?: IOrAlt<unknown>[];
+  private valueAlternatives?: IOrAlt<unknown>[];
+
   constructor() {
     super(allTokens as never, {
       recoveryEnabled: true,
       maxLookahead: 2,
-      nodeLocationTracking: "none",
+      nodeLocationTracking: "onlyOffset",
       errorMessageProvider: syntaxErrorFactsProvider,
       skipValidations: production,
     });
@@ -46,10 +52,10 @@ export class WowParser extends CstParser {
   /** A file: `context NAME` then declarations. Order and repetition are checked by the builder. */
   readonly file = this.RULE("file", () => {
     this.MANY(() => {
-      this.OR([
+      this.OR((this.fileAlternatives ??= [
         { ALT: () => this.SUBRULE(this.contextClause) },
         { ALT: () => this.SUBRULE(this.declaration) },
-      ]);
+      ]));
     });
   });
 
@@ -60,7 +66,7 @@ export class WowParser extends CstParser {
 
   readonly declaration = this.RULE("declaration", () => {
     this.MANY(() => this.SUBRULE(this.annotation));
-    this.OR([
+    this.OR((this.declarationAlternatives ??= [
       { ALT: () => this.SUBRULE(this.typeDeclaration) },
       { ALT: () => this.SUBRULE(this.enumDeclaration) },
       { ALT: () => this.SUBRULE(this.serviceDeclaration) },
@@ -68,7 +74,7 @@ export class WowParser extends CstParser {
       { ALT: () => this.SUBRULE(this.sagaDeclaration) },
       // Members out of place: parsed so that the rest of the file parses, reported by the builder.
       ...this.memberAlternatives(),
-    ]);
+    ]));
   });
 
   readonly typeDeclaration = this.RULE("typeDeclaration", () => {
@@ -119,7 +125,7 @@ export class WowParser extends CstParser {
   /** Any member of an aggregate or a saga; the builder reports members in the wrong place. */
   readonly member = this.RULE("member", () => {
     this.MANY(() => this.SUBRULE(this.annotation));
-    this.OR(this.memberAlternatives());
+    this.OR((this.memberAlternativesCache ??= this.memberAlternatives()));
   });
 
   private memberAlternatives(): IOrAlt<unknown>[] {
@@ -238,14 +244,14 @@ export class WowParser extends CstParser {
   });
 
   readonly annotationValue = this.RULE("annotationValue", () => {
-    this.OR([
+    this.OR((this.valueAlternatives ??= [
       { ALT: () => this.CONSUME(StringLiteral) },
       { ALT: () => this.CONSUME(NumberLiteral) },
       { ALT: () => this.CONSUME(True) },
       { ALT: () => this.CONSUME(False) },
       { ALT: () => this.SUBRULE(this.qualifiedName), IGNORE_AMBIGUITIES: true },
       { ALT: () => this.SUBRULE(this.listValue) },
-    ]);
+    ]));
   });
 
   readonly listValue = this.RULE("listValue", () => {

@@ -1,5 +1,6 @@
 // The tokens of `.wow` and the one lexer instance. Keywords are contextual: each keyword token is
 // also a `Name` (a token category), so the parser accepts it wherever a name may stand.
+// Positions: "full" so tokens carry end offsets for node locations; lines and columns are unused.
 // New lines are insignificant: whitespace is skipped and separators (`,`) are optional.
 import { createToken, Lexer, type TokenType } from "chevrotain";
 
@@ -126,9 +127,9 @@ export const allTokens: readonly TokenType[] = [
 
 const production = process.env["NODE_ENV"] === "production";
 
-/** The one lexer. Offsets only: lines and columns are computed at the edge, when printing. */
+/** The one lexer. Diagnostics use offsets only: lines and columns are computed at the edge, when printing. */
 export const wowLexer = new Lexer(allTokens as TokenType[], {
-  positionTracking: "onlyOffset",
+  positionTracking: "full",
   ensureOptimizations: !production,
   skipValidations: production,
 });

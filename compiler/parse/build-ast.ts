@@ -56,6 +56,14 @@ function misplacement(rule: string, container: Container): Misplacement | undefi
   return undefined;
 }
 
+/** Sorts nodes by their start offset, computing each once. */
+function inSourceOrder(items: CstNode[]): CstNode[] {
+  return items
+    .map((item) => ({ item, start: offsets(item)?.start ?? 0 }))
+    .sort((a, b) => a.start - b.start)
+    .map(({ item }) => item);
+}
+
 export class AstBuilder {
   private readonly diagnostics: Diagnostic[] = [];
 
@@ -105,8 +113,8 @@ export class AstBuilder {
     let context: ContextClause | undefined;
     const declarations: Declaration[] = [];
     for (const fileNode of files) {
-      const items: CstNode[] = [...nodes(fileNode, "contextClause"), ...nodes(fileNode, "declaration")];
-      if (items.length > 1) items.sort((a, b) => (offsets(a)?.start ?? 0) - (offsets(b)?.start ?? 0));
+      const clauses = nodes(fileNode, "contextClause");
+      const items = clauses.length === 0 ? nodes(fileNode, "declaration") : inSourceOrder([...clauses, ...nodes(fileNode, "declaration")]);
       for (const item of items) {
         if (item.name === "contextClause") {
           const keyword = token(item, "Context");

@@ -76,10 +76,14 @@ function lastEnd(n: CstNode): number {
 }
 
 /**
- * The `[start, end)` offsets of a node, from its first and last real tokens (the lexer tracks
- * start offsets only), or `undefined` when recovery left it without real tokens.
+ * The `[start, end)` offsets of a node: Chevrotain's node location when it is complete, else (after
+ * error recovery) from the node's first and last real tokens; `undefined` when it has none.
  */
 export function offsets(n: CstNode): { start: number; end: number } | undefined {
+  const location = n.location;
+  if (location !== undefined && Number.isFinite(location.startOffset) && Number.isFinite(location.endOffset) && n.recoveredNode !== true) {
+    return { start: location.startOffset, end: location.endOffset! + 1 };
+  }
   const start = firstStart(n);
   if (start === Infinity) return undefined;
   return { start, end: lastEnd(n) };
