@@ -1,0 +1,191 @@
+// `wowc cron "<expression>" [--zone Z] [--from ISO] [--count N] [--json]`: previews a cron rule (a
+// job's, or a host override) by printing its next fire times as UTC instants with their local time
+// and offset, or a diagnostic pointing into the expression.
+//
+// Exit codes: 0 fire times printed (possibly none in that zone), 1 the expression is invalid or can
+// never fire (WOW4001 / WOW4002), 2 usage error: unknown option, missing or bad value, and an
+// unknown time zone (it is an option value, like a bad --from).
+import { civilFromDays, SECONDS_PER_DAY } from "../../runtime/cron/calendar.js";
+import { CronExpression, CronSyntaxError, isValidTimeZone } from "../../runtime/cron/index.js";
+import { zoneClock } from "../../runtime/cron/zone.js";
+import type { SourceFile } from "../ast.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
+
+export interface CommandIo {
+  stdout(s: string): void;
+  stderr(s: string): void;
+}
+
+export interface CronCommandOptions {
+  /** The default for --from, in epoch ms (tests pin it). Default: the wall clock. */
+  readonly now?: () => number;
+}
+
+export const CRON_USAGE = `Usage: wowc cron "<expression>" [--zone Z] [--from ISO] [--count N] [--json]
+
+Prints the next fire times of a Spring cron expression (second minute hour day-of-month month
+day-of-week, or @daily, @hourly…) as UTC instants with their local time and offset.
+
+  --zone Z      IANA time zone the fields are read in (default UTC), e.g. Europe/Berlin
+  --from ISO    start after this instant (default now), e.g. 2025-03-29T00:00:00Z
+  --count N     how many fire times, 1-1000 (default 5)
+  --json        one JSON object: {"expression","zone","from","next":[{"utc","local","offset"}]}
+
+Exit status: 0 ok, 1 invalid or never-firing expression, 2 usage error (incl. unknown zone).
+`;
+
+const MAX_COUNT = 1000;
+
+interface Request {
+  readonly expression: string;
+  readonly zone: string;
+  readonly from: number;
+  readonly count: number;
+  readonly json: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseArgs(args: readonly string[], now: () => number): Request | "help" {
+  let expression: string | undefined;
+  let zone = "UTC";
+  let from: number | undefined;
+  let count = 5;
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--help" || arg === "-h") return "help";
+    if (arg === "--json") {
+      json = true;
+      continue;
+    }
+    const option = /^(--zone|--from|--count)(?:=(.*))?$/.exec(arg);
+    if (option !== null) {
+      const value = option[2] ?? args[++i];
+      if (value === undefined) throw new UsageError(`${option[1]} needs a value`);
+      if (option[1] === "--zone") zone = value;
+      else if (option[1] === "--from") from = parseInstant(value);
+      else count = parseCount(value);
+      continue;
+    }
+    if (arg.startsWith("--")) throw new UsageError(`Unknown option '${arg}'`);
+    if (expression !== undefined) {
+      throw new UsageError(`Only one expression may be given; quote it: wowc cron "${[expression, arg].join(" ")}"`);
+    }
+    expression = arg;
+  }
+  if (expression === undefined) throw new UsageError("The cron expression is missing");
+  if (!isValidTimeZone(zone)) throw new UsageError(`Unknown time zone '${zone}': use an IANA name such as Europe/Berlin, or UTC`);
+  return { expression, zone, from: from ?? now(), count, json };
+}
+
+function parseInstant(value: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`--from '${value}' is not an ISO instant (e.g. 2025-03-29T00:00:00Z)`);
+  return ms;
+}
+
+function parseCount(value: string): number {
+  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(count >= 1 && count <= MAX_COUNT)) throw new UsageError(`--count '${value}' must be a whole number from 1 to ${MAX_COUNT}`);
+  return count;
+}
+
+/** The expression as a one-line source file, so diagnostics can point into it. */
+function expressionDiagnostic(expression: string, error: unknown): Diagnostic {
+  const file: SourceFile = { path: "<expression>", text: expression };
+  if (error instanceof CronSyntaxError) {
+    return createDiagnostic("WOW4001", { detail: error.detail }, { file, start: error.offset, end: error.offset + error.length });
+  }
+  return createDiagnostic("WOW4002", { expression }, { file, start: 0, end: expression.length });
+}
+
+interface FireTime {
+  readonly utc: string;
+  readonly local: string;
+  readonly offset: string;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+function formatOffset(seconds: number): string {
+  const sign = seconds < 0 ? "-" : "+";
+  const abs = Math.abs(seconds);
+  const rest = abs % 60;
+  return `${sign}${pad(Math.floor(abs / 3600))}:${pad(Math.floor(abs / 60) % 60)}${rest === 0 ? "" : `:${pad(rest)}`}`;
+}
+
+function describe(ms: number, zone: string): FireTime {
+  const clock = zoneClock(zone);
+  const utcSecond = Math.floor(ms / 1000);
+  clock.locate(utcSecond);
+  const local = utcSecond + clock.periodOffset;
+  const days = Math.floor(local / SECONDS_PER_DAY);
+  const time = local - days * SECONDS_PER_DAY;
+  const date = civilFromDays(days, { year: 0, month: 0, day: 0 });
+  return {
+    utc: new Date(ms).toISOString(),
+    local: `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}T${pad(Math.floor(time / 3600))}:${pad(Math.floor(time / 60) % 60)}:${pad(time % 60)}`,
+    offset: formatOffset(clock.periodOffset),
+  };
+}
+
+function table(request: Request, fires: readonly FireTime[]): string {
+  const rows = fires.map((f) => [f.utc, `${f.local.replace("T", " ")} ${f.offset}`, request.zone]);
+  const header = ["UTC", "Local", "Zone"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
+  let out = `Next ${request.count} fire time${request.count === 1 ? "" : "s"} of "${request.expression}" in ${request.zone}, after ${new Date(request.from).toISOString()}:\n`;
+  if (rows.length > 0) out += `${[header, ...rows].map(line).join("\n")}\n`;
+  if (fires.length < request.count) {
+    out += fires.length === 0
+      ? `No fire time within 400 years: every matching local time falls into a DST gap in ${request.zone}.\n`
+      : `No further fire time within 400 years.\n`;
+  }
+  return out;
+}
+
+export function runCronCommand(args: string[], io: CommandIo, options: CronCommandOptions = {}): number {
+  let request: Request | "help";
+  try {
+    request = parseArgs(args, options.now ?? Date.now);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`wowc cron: ${error.message}\n\n${CRON_USAGE}`);
+    return 2;
+  }
+  if (request === "help") {
+    io.stdout(CRON_USAGE);
+    return 0;
+  }
+  let cron: CronExpression | undefined;
+  let failure: unknown;
+  try {
+    cron = CronExpression.parse(request.expression);
+  } catch (error) {
+    if (!(error instanceof CronSyntaxError)) throw error;
+    failure = error;
+  }
+  if (cron === undefined || cron.neverFires()) {
+    const diagnostic = expressionDiagnostic(request.expression, failure);
+    if (request.json) io.stdout(formatDiagnostics([diagnostic], { format: "json" }));
+    else io.stderr(formatDiagnostics([diagnostic], { summary: false }));
+    return 1;
+  }
+  const fires: FireTime[] = [];
+  let after = request.from;
+  for (let i = 0; i < request.count; i++) {
+    const next = cron.nextAfterMs(after, request.zone);
+    if (next === null) break;
+    fires.push(describe(next, request.zone));
+    after = next;
+  }
+  if (request.json) {
+    const from = new Date(request.from).toISOString();
+    io.stdout(`${JSON.stringify({ expression: request.expression, zone: request.zone, from, next: fires })}\n`);
+  } else {
+    io.stdout(table(request, fires));
+  }
+  return 0;
+}
