@@ -119,7 +119,10 @@ export class Annotations {
   }
 }
 
+const none = new Annotations();
+
 export function readAnnotations(annotations: readonly Annotation[], place: Place, reporter: Reporter): Annotations {
+  if (annotations.length === 0) return none;
   const result = new Annotations();
   const seen = new Set<string>();
   for (const annotation of annotations) {

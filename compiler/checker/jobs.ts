@@ -47,7 +47,7 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
   else valid = false;
 
   const zone = annotations.string("OnSchedule", "zone");
-  if (zone !== undefined && !isValidTimeZone(zone.value)) {
+  if (zone !== undefined && !isKnownZone(zone.value)) {
     reporter.report("WOW4006", { zone: zone.value, suggestion: didYouMean(nearest(zone.value, knownZones())) }, zone.loc);
     valid = false;
   }
@@ -79,19 +79,46 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
 
 /** Reports a cron expression Spring would refuse (pointing at the field inside the quotes) or one that never fires. */
 function checkCron(expression: string, literal: Location, cx: CheckContext): boolean {
-  let parsed: CronExpression;
-  try {
-    parsed = CronExpression.parse(expression);
-  } catch (error) {
-    if (!(error instanceof CronSyntaxError)) throw error;
-    cx.reporter.report("WOW4001", { detail: error.detail }, locationInString(literal, error.offset, error.length));
+  const verdict = cronVerdict(expression);
+  if (verdict instanceof CronSyntaxError) {
+    cx.reporter.report("WOW4001", { detail: verdict.detail }, locationInString(literal, verdict.offset, verdict.length));
     return false;
   }
-  if (parsed.neverFires()) {
+  if (verdict === "never") {
     cx.reporter.report("WOW4002", { expression }, literal);
     return false;
   }
   return true;
+}
+
+/** Projects repeat their cron rules: each distinct expression is parsed (and searched for a firing) once. */
+const cronVerdicts = new Map<string, "ok" | "never" | CronSyntaxError>();
+
+function cronVerdict(expression: string): "ok" | "never" | CronSyntaxError {
+  let verdict = cronVerdicts.get(expression);
+  if (verdict === undefined) {
+    try {
+      verdict = CronExpression.parse(expression).neverFires() ? "never" : "ok";
+    } catch (error) {
+      if (!(error instanceof CronSyntaxError)) throw error;
+      verdict = error;
+    }
+    if (cronVerdicts.size > 10_000) cronVerdicts.clear();
+    cronVerdicts.set(expression, verdict);
+  }
+  return verdict;
+}
+
+const zoneVerdicts = new Map<string, boolean>();
+
+function isKnownZone(zone: string): boolean {
+  let known = zoneVerdicts.get(zone);
+  if (known === undefined) {
+    known = isValidTimeZone(zone);
+    if (zoneVerdicts.size > 10_000) zoneVerdicts.clear();
+    zoneVerdicts.set(zone, known);
+  }
+  return known;
 }
 
 /** A job enum argument: undefined when absent (the default applies), null when invalid (reported). */

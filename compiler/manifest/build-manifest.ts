@@ -184,7 +184,7 @@ function schedulesOf(schedules: readonly ScheduledCommand[]): ManifestSchedule[]
 }
 
 function sourceOf(loc: Location): ManifestSource {
-  return { file: loc.file.path, line: positionOf(loc.file, loc.start).line };
+  return `${loc.file.path}:${positionOf(loc.file, loc.start).line}`;
 }
 
 function doc(text: string | undefined): { doc?: string } {

@@ -7,11 +7,11 @@ export const MANIFEST_SCHEMA_ID = "https://wowc.dev/schemas/wow-manifest.schema.
 export const MANIFEST_FILE_NAME = "wow-manifest.json";
 export const MANIFEST_VERSION = 1;
 
-/** Where an element is declared: the file relative to the build root, and its first line (1-based). */
-export interface ManifestSource {
-  readonly file: string;
-  readonly line: number;
-}
+/**
+ * Where an element is declared: `file:line`, the file relative to the build root with `/`, the line
+ * 1-based (`order.wow:12`). One string: easy to read in a PR, to click in an editor, to split.
+ */
+export type ManifestSource = string;
 
 export interface ManifestTypeRef {
   /** `builtin`: one of string int long decimal boolean instant duration; else a declared type or enum. */

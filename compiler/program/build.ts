@@ -41,7 +41,7 @@ export function build(options: BuildOptions): BuildResult {
   if (loaded.files.length === 0 && loaded.diagnostics.length === 0) {
     loaded.diagnostics.push(createDiagnostic("WOW6001", { dir: displayPath(root) }));
   }
-  const result = compileSources(loaded.files, options, phases);
+  const result = compileSources(loaded.files, { ...options, manifest: options.manifest ?? options.write }, phases);
   const all = [...loaded.diagnostics, ...result.diagnostics];
   const diagnostics = sortDiagnostics(options.warnAsError === true ? all.map(asError) : all);
   let wrote = false;

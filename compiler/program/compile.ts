@@ -15,6 +15,8 @@ import { Phases, type PhaseName, type PhaseTiming } from "./phases.js";
 export interface CompileOptions {
   /** Called as each phase starts (statistics, tests). */
   readonly onPhase?: (phase: PhaseName) => void;
+  /** Build the manifest when there are no errors (default true; `wowc check` does not need it). */
+  readonly manifest?: boolean;
 }
 
 export interface CompileResult {
@@ -23,7 +25,7 @@ export interface CompileResult {
   readonly files: readonly WowFile[];
   /** The checked program (also when there are errors: what could be checked). */
   readonly model: ProgramModel;
-  /** The manifest and its canonical JSON text: only when there are no errors. */
+  /** The manifest and its canonical JSON text: only when there are no errors (and it was asked for). */
   readonly manifest?: Manifest;
   readonly manifestText?: string;
   readonly timings: readonly PhaseTiming[];
@@ -43,7 +45,7 @@ export function compileSources(sources: readonly SourceFile[], options: CompileO
   const program = phases.run("bind", () => bind(files, reporter));
   const model = phases.run("check", () => check(program, reporter, { complete }));
   const diagnostics = sortDiagnostics(reporter.diagnostics);
-  if (diagnostics.some((d) => d.severity === "error")) return { diagnostics, files, model, timings: phases.timings };
+  if (options.manifest === false || diagnostics.some((d) => d.severity === "error")) return { diagnostics, files, model, timings: phases.timings };
   return phases.run("manifest", () => {
     const manifest = buildManifest(model);
     return { diagnostics, files, model, manifest, manifestText: canonicalJson(manifest), timings: phases.timings };

@@ -15,7 +15,7 @@ const golden = fileURLToPath(new URL("./golden/eshop/wow-manifest.json", import.
 const schemaPath = fileURLToPath(new URL("../../schemas/wow-manifest.schema.json", import.meta.url));
 
 function eshopManifest(files?: string[]): string {
-  const result = build({ root: example, write: false, ...(files === undefined ? {} : { files }) });
+  const result = build({ root: example, write: false, manifest: true, ...(files === undefined ? {} : { files }) });
   expect(result.diagnostics).toEqual([]);
   return result.manifestText!;
 }
