@@ -23,6 +23,8 @@ export interface SqliteJournalOptions {
   readonly synchronous?: "NORMAL" | "FULL";
   /** Milliseconds to wait for another process's write lock (default 5000). */
   readonly busyTimeout?: number;
+  /** SQLite page cache per connection, in MB (default 64). */
+  readonly cacheMb?: number;
 }
 
 interface TimerRecord {
@@ -54,14 +56,17 @@ export class SqliteJournal implements Journal {
   readonly db: Database.Database;
   readonly schemaVersion: number;
   private readonly stmt;
-  private readonly appendTx;
   private readonly settleTx;
+  private readonly groupTx;
+  private pending: { commit: Commit; resolve: (r: AppendResult) => void; reject: (e: unknown) => void }[] = [];
 
   constructor(readonly path: string, options: SqliteJournalOptions = {}) {
     this.db = new Database(path);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma(`synchronous = ${options.synchronous ?? "NORMAL"}`);
     this.db.pragma(`busy_timeout = ${options.busyTimeout ?? 5000}`);
+    this.db.pragma(`cache_size = -${options.cacheMb ?? 64}000`);
+    this.db.pragma("temp_store = MEMORY");
     this.schemaVersion = migrate(this.db);
     const db = this.db;
     this.stmt = {
@@ -102,7 +107,7 @@ export class SqliteJournal implements Journal {
       parked: db.prepare<[number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 1 ORDER BY parked_at, id LIMIT ?`),
       redrive: db.prepare("UPDATE wow_timers SET status = 0, attempts = 0, fire_at = ?, parked_at = NULL, lease_owner = NULL WHERE id = ? AND status = 1"),
     };
-    this.appendTx = db.transaction((commit: Commit) => this.appendNow(commit));
+    this.groupTx = db.transaction((run: () => void) => run());
     this.settleTx = db.transaction((settlements: readonly TimerSettlement[]) => {
       for (const s of settlements) this.settleOne(s);
     });
@@ -121,8 +126,44 @@ export class SqliteJournal implements Journal {
     return row && { requestId, version: row.version, errorCode: row.error_code };
   }
 
-  async append(commit: Commit): Promise<AppendResult> {
-    return this.appendTx.immediate(commit);
+  /**
+   * Group commit: appends issued together (e.g. the deliveries of one timer batch) share one SQLite
+   * transaction. A commit's own refusals (version conflict, duplicate request) are found before it
+   * writes anything, so they fail that commit alone; any other error rolls the whole group back and
+   * fails every commit in it. Every promise settles after the shared COMMIT: nothing is acknowledged
+   * before it is durable.
+   */
+  append(commit: Commit): Promise<AppendResult> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ commit, resolve, reject });
+      if (this.pending.length === 1) void deferMicrotasks(GROUP_WINDOW_MICROTASKS).then(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const group = this.pending;
+    this.pending = [];
+    const outcomes: ({ ok: true; value: AppendResult } | { ok: false; error: unknown })[] = [];
+    try {
+      this.groupTx.immediate(() => {
+        for (const { commit } of group) {
+          try {
+            outcomes.push({ ok: true, value: this.appendNow(commit) });
+          } catch (error) {
+            if (!(error instanceof VersionConflictError || error instanceof DuplicateRequestError)) throw error;
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const { reject } of group) reject(error);
+      return;
+    }
+    group.forEach(({ resolve, reject }, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) resolve(outcome.value);
+      else reject(outcome.error);
+    });
   }
 
   async read(after: number, limit: number): Promise<EventMessage[]> {
@@ -165,6 +206,7 @@ export class SqliteJournal implements Journal {
     if (this.db.open) this.db.close();
   }
 
+  /** Checks first, then writes: a refused commit has written nothing (see `append`). */
   private appendNow(commit: Commit): AppendResult {
     const key = refKey(commit.aggregate);
     const stream = this.stmt.stream.get(key);
@@ -217,6 +259,13 @@ export class SqliteJournal implements Journal {
         break;
     }
   }
+}
+
+/** Appends arriving within this many microtask hops of the first share its transaction (no macrotask: virtual clocks stay exact). */
+const GROUP_WINDOW_MICROTASKS = 32;
+
+async function deferMicrotasks(hops: number): Promise<void> {
+  for (let i = 0; i < hops; i++) await undefined;
 }
 
 function toEvent(row: { position: number; data: string }): EventMessage {

@@ -14,7 +14,7 @@ export interface TimerOptions {
   readonly lease?: DurationInput;
   /** A cron slot later than this is misfired: COALESCE then runs only the latest missed slot (default 60 s, as Quartz). */
   readonly misfireThreshold?: DurationInput;
-  /** Deliveries of one batch in flight at once (default 8). */
+  /** Deliveries of one batch in flight at once; their commits share transactions on SQLite (default 32). */
   readonly concurrency?: number;
 }
 
@@ -35,7 +35,7 @@ export const TIMER_DEFAULTS: ResolvedTimerOptions = {
   backoff: { initial: 1_000, factor: 2, max: 600_000 },
   lease: 30_000,
   misfireThreshold: 60_000,
-  concurrency: 8,
+  concurrency: 32,
 };
 
 export function resolveTimerOptions(options: TimerOptions = {}): ResolvedTimerOptions {

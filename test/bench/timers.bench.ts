@@ -1,0 +1,230 @@
+// `npm run bench:timers`: scheduled-command delivery on the SQLite journal.
+// 100,000 timers due within the same few seconds, delivered by one host (command processor + timer
+// service) on the real clock: decided deliveries per second, lateness (decision time − due time)
+// p50/p99/max, peak heap while delivering with 100k and with 1M pending timers (900k due tomorrow),
+// and, in the same run, the ceiling: the same number of plain SQLite row inserts + deletes in
+// batched transactions. Each measurement runs in its own child process (clean heap).
+// Prints a table, then (last line) one JSON object.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import v8 from "node:v8";
+import vm from "node:vm";
+import Database from "better-sqlite3";
+import { Host, SqliteJournal, aggregateRef, commandMessage, systemClock, type Clock } from "../../runtime/index.js";
+import { SEED, seeder, target, type SeedBody } from "../runtime/fixtures/timer-domain.js";
+
+const DUE = Number(process.env.WOW_BENCH_DUE ?? 100_000);
+const SPREAD_MS = Number(process.env.WOW_BENCH_SPREAD_MS ?? 4_000);
+const POLL_MS = 1_000;
+const BATCH = Number(process.env.WOW_BENCH_BATCH ?? 1_000);
+const SELF = fileURLToPath(import.meta.url);
+
+interface PhaseResult {
+  pending: number;
+  due: number;
+  decided: number;
+  seed_s: number;
+  decided_per_s: number;
+  busy_per_s: number;
+  lateness_p50_ms: number;
+  lateness_p99_ms: number;
+  lateness_max_ms: number;
+  heap_base_mb: number;
+  heap_peak_mb: number;
+  rss_peak_mb: number;
+}
+
+function gcFn(): () => void {
+  v8.setFlagsFromString("--expose-gc");
+  return vm.runInNewContext("gc") as () => void;
+}
+
+const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** One delivery run in this (child) process: seed `pending` timers, `DUE` of them due soon, deliver those. */
+async function phase(pending: number): Promise<PhaseResult> {
+  const gc = gcFn();
+  const dir = mkdtempSync(join(tmpdir(), "wowc-bench-"));
+  try {
+    const journal = new SqliteJournal(join(dir, "journal.db"));
+    let offset = 0;
+    const clock: Clock = { now: () => Date.now() + offset, sleep: systemClock.sleep };
+    const lateness = new Float64Array(DUE);
+    let delivered = 0;
+    let decided = 0;
+    let heapPeak = 0;
+    let rssPeak = 0;
+    let lastAt = 0;
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const sample = () => {
+      const m = process.memoryUsage();
+      heapPeak = Math.max(heapPeak, m.heapUsed);
+      rssPeak = Math.max(rssPeak, m.rss);
+    };
+    const host = new Host({
+      journal,
+      aggregates: [seeder, target(() => clock.now())],
+      clock,
+      timers: { pollInterval: POLL_MS, batchSize: BATCH },
+      onDelivery: (d) => {
+        const now = clock.now();
+        if (d.result?.outcome === "decided") decided++;
+        lateness[delivered++] = now - d.command.schedule!.due;
+        lastAt = now;
+        if (delivered % 1000 === 0) sample();
+        if (delivered === DUE) done();
+      },
+    });
+
+    // Seed through ordinary commits (each Seed command schedules 2,000 timers atomically).
+    const seedStart = Date.now();
+    const base = Date.now() + 3_600_000; // the first due time, an hour ahead of the real clock
+    const chunk = 2_000;
+    for (let from = 0; from < pending; from += chunk) {
+      const count = Math.min(chunk, pending - from);
+      const dues = Array.from({ length: count }, (_, i) => {
+        const n = from + i;
+        return n < DUE ? base + Math.floor((n * SPREAD_MS) / DUE) : base + 86_400_000 + n; // the rest: tomorrow
+      });
+      const body: SeedBody = { from, dues, targets: DUE };
+      const r = await host.send(commandMessage(SEED, body, aggregateRef("load", "seeder", `s${from}`)));
+      if (r.outcome !== "decided") throw new Error(`seed failed: ${r.errorCode} ${r.errorMsg}`);
+    }
+    const seedSeconds = (Date.now() - seedStart) / 1000;
+
+    gc();
+    const heapBase = process.memoryUsage().heapUsed;
+    heapPeak = heapBase;
+    const sampler = setInterval(sample, 20);
+    // Jump the host's clock to just before the first due time, then run.
+    offset = base - 200 - Date.now();
+    let busy = 0;
+    const pollOnce = host.timers.pollOnce.bind(host.timers);
+    host.timers.pollOnce = async () => {
+      const t0 = performance.now();
+      try {
+        return await pollOnce();
+      } finally {
+        busy += performance.now() - t0;
+      }
+    };
+    host.start();
+    await finished;
+    clearInterval(sampler);
+    sample();
+    await host.stop();
+    await journal.close();
+
+    const sorted = lateness.slice().sort();
+    return {
+      pending,
+      due: DUE,
+      decided,
+      seed_s: Math.round(seedSeconds * 10) / 10,
+      decided_per_s: Math.round(DUE / ((lastAt - base) / 1000)),
+      busy_per_s: Math.round(DUE / (busy / 1000)),
+      lateness_p50_ms: Math.round(percentile(sorted, 50)),
+      lateness_p99_ms: Math.round(percentile(sorted, 99)),
+      lateness_max_ms: Math.round(sorted[sorted.length - 1]!),
+      heap_base_mb: mb(heapBase),
+      heap_peak_mb: mb(heapPeak),
+      rss_peak_mb: mb(rssPeak),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The ceiling: the same number of plain rows inserted, then deleted, in batched transactions (same pragmas). */
+function ceiling(rows: number): { rows_per_s: number; insert_s: number; delete_s: number } {
+  const dir = mkdtempSync(join(tmpdir(), "wowc-ceiling-"));
+  try {
+    const db = new Database(join(dir, "plain.db"));
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.exec("CREATE TABLE plain (id INTEGER PRIMARY KEY, due INTEGER NOT NULL, payload TEXT NOT NULL); CREATE INDEX plain_due ON plain (due)");
+    const insert = db.prepare("INSERT INTO plain (id, due, payload) VALUES (?, ?, ?)");
+    const remove = db.prepare("DELETE FROM plain WHERE id = ?");
+    const payload = JSON.stringify({ type: "load.Fire", body: { n: 0 }, target: { context: "load", aggregate: "target", id: "x0" } });
+    const insertBatch = db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) insert.run(i, 1_000_000 + i, payload);
+    });
+    const deleteBatch = db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) remove.run(i);
+    });
+    const t0 = performance.now();
+    for (let i = 0; i < rows; i += BATCH) insertBatch(i, Math.min(rows, i + BATCH));
+    const t1 = performance.now();
+    for (let i = 0; i < rows; i += BATCH) deleteBatch(i, Math.min(rows, i + BATCH));
+    const t2 = performance.now();
+    db.close();
+    return { rows_per_s: Math.round(rows / ((t2 - t0) / 1000)), insert_s: Math.round(t1 - t0) / 1000, delete_s: Math.round(t2 - t1) / 1000 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function runChild(args: string[]): unknown {
+  const out = spawnSync(process.execPath, ["--import", "tsx", "--expose-gc", SELF, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
+  if (out.status !== 0) throw new Error(`bench child ${args.join(" ")} failed:\n${out.stderr}\n${out.stdout}`);
+  const lines = out.stdout.trim().split("\n");
+  return JSON.parse(lines[lines.length - 1]!);
+}
+
+async function main(): Promise<void> {
+  const arg = process.argv[2];
+  if (arg === "--phase") {
+    console.log(JSON.stringify(await phase(Number(process.argv[3]))));
+    return;
+  }
+  if (arg === "--ceiling") {
+    console.log(JSON.stringify(ceiling(Number(process.argv[3]))));
+    return;
+  }
+  console.log(`timers bench: ${DUE} timers due within ${SPREAD_MS} ms on SQLite; poll ${POLL_MS} ms, batch ${BATCH}`);
+  const small = runChild(["--phase", String(DUE)]) as PhaseResult;
+  const large = runChild(["--phase", String(1_000_000)]) as PhaseResult;
+  const ceil = runChild(["--ceiling", String(DUE)]) as ReturnType<typeof ceiling>;
+  const rows = [
+    ["pending timers", small.pending, large.pending],
+    ["seeding (s)", small.seed_s, large.seed_s],
+    ["decided", small.decided, large.decided],
+    ["decided deliveries/s (wall, first due → last decided)", small.decided_per_s, large.decided_per_s],
+    ["deliveries/s of poller busy time", small.busy_per_s, large.busy_per_s],
+    ["lateness p50 (ms)", small.lateness_p50_ms, large.lateness_p50_ms],
+    ["lateness p99 (ms)", small.lateness_p99_ms, large.lateness_p99_ms],
+    ["lateness max (ms)", small.lateness_max_ms, large.lateness_max_ms],
+    ["heap before delivery (MB)", small.heap_base_mb, large.heap_base_mb],
+    ["heap peak while delivering (MB)", small.heap_peak_mb, large.heap_peak_mb],
+    ["rss peak (MB)", small.rss_peak_mb, large.rss_peak_mb],
+  ];
+  for (const [label, a, b] of rows) console.log(`${String(label).padEnd(56)} ${String(a).padStart(10)} ${String(b).padStart(10)}`);
+  console.log(`ceiling: ${DUE} plain rows inserted + deleted in batches of ${BATCH}: ${ceil.rows_per_s} rows/s (insert ${ceil.insert_s} s, delete ${ceil.delete_s} s)`);
+  const result = {
+    decided_per_s: small.decided_per_s,
+    busy_per_s: small.busy_per_s,
+    lateness_p50_ms: small.lateness_p50_ms,
+    lateness_p99_ms: small.lateness_p99_ms,
+    lateness_max_ms: small.lateness_max_ms,
+    poll_interval_ms: POLL_MS,
+    due_spread_ms: SPREAD_MS,
+    timers: DUE,
+    heap_peak_mb_100k: small.heap_peak_mb,
+    heap_peak_mb_1m: large.heap_peak_mb,
+    decided_per_s_1m: large.decided_per_s,
+    lateness_p99_ms_1m: large.lateness_p99_ms,
+    ceiling_rows_per_s: ceil.rows_per_s,
+    ratio_to_ceiling: Math.round((small.busy_per_s / ceil.rows_per_s) * 1000) / 1000,
+  };
+  console.log(JSON.stringify(result));
+}
+
+await main();
