@@ -10,6 +10,8 @@ export { ScheduleRule, toEpochMs, type InstantInput, type Misfire } from "./mode
 export { CommandRejected, ErrorCodes, reject, isRejection } from "./model/errors.js";
 export type { DecideScope, ScheduleChange } from "./model/decide-scope.js";
 export { hasCreateCommand, type AggregateRegistration, type CommandRegistration, type EventApplier, type Services } from "./model/registration.js";
+export type { CommandRejection, JobCommand, JobContext, SagaCommand, SagaContext, SagaEventRegistration, SagaJobRegistration, SagaRegistration, SagaRejectionRegistration, ScheduleTick } from "./model/saga-registration.js";
+export * from "./config/index.js";
 export type { CommandOutcome, CommandResult } from "./model/command-result.js";
 export { SystemEvents, isSystemEvent, type ScheduleCancelledBody, type ScheduleSetBody } from "./model/system-events.js";
 export { systemClock, type Clock } from "./clock.js";

@@ -1,0 +1,152 @@
+// The view model of one aggregate's generated file: state, command and event types with their type
+// names and factories, the typed decisions and scopes, the handler interface and `define…`.
+import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
+import type { AggregateModel, CommandModel, EventModel, ScheduledCommand } from "../model.js";
+import { docComment, identifier, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
+import { fieldViews, parameterViews, type FieldView, type ParameterView } from "./field-view.js";
+import { aggregateFile, Imports } from "./imports.js";
+import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
+
+export interface MessageView {
+  readonly doc: string;
+  /** The body interface and factory name (`CancelOrder`). */
+  readonly name: string;
+  /** The typed message alias (`CancelOrderCommand`, `OrderPaidEvent`). */
+  readonly alias: string;
+  /** The fully qualified type as a literal (`"eshop-order.CancelOrder"`). */
+  readonly type: string;
+  readonly fields: readonly FieldView[];
+  readonly parameters: string;
+  readonly body: string;
+  readonly kind: "Command" | "Event";
+}
+
+export interface CommandHandlerView {
+  readonly doc: string;
+  readonly method: string;
+  readonly body: string;
+  readonly type: string;
+  /** The literal union of the events it may produce, or `never`. */
+  readonly produces: string;
+  readonly ownSchedules: string;
+  readonly foreignSchedules: string;
+  readonly services: readonly ServiceView[];
+  readonly hasServices: boolean;
+  readonly registrationExtras: string;
+  /** `impl.onCreateOrder(state, command as …, scope…)` arguments after `command`. */
+  readonly call: string;
+}
+
+export interface ApplyView {
+  readonly key: string;
+  readonly type: string;
+  readonly body: string;
+  readonly access: string;
+  readonly doc: string;
+}
+
+export interface AggregateView {
+  readonly imports: readonly string[];
+  readonly doc: string;
+  readonly context: string;
+  readonly aggregate: string;
+  readonly name: string;
+  readonly state: string;
+  readonly stateFields: readonly FieldView[];
+  readonly commands: readonly MessageView[];
+  readonly events: readonly MessageView[];
+  readonly handlers: readonly CommandHandlerView[];
+  readonly applies: readonly ApplyView[];
+  readonly serviceTypes: readonly ServiceView[];
+  readonly hasCreateCommand: boolean;
+}
+
+export function aggregateView(context: string, aggregate: AggregateModel): AggregateView {
+  const imports = new Imports(context, aggregateFile(aggregate.name));
+  const name = identifier(aggregate.name);
+  const commandOf = (symbol: CommandSymbol): string => imports.ref({ context: symbol.context, file: aggregateFile(symbol.aggregate.name) }, `${symbol.name}Command`);
+  const eventType = (symbol: EventSymbol): string => stringLiteral(symbol.qualifiedName);
+  const handlers = aggregate.commands.flatMap((command) => (command.handler === undefined ? [] : [handlerView(context, command, imports, commandOf, eventType)]));
+  const allServices = aggregate.commands.flatMap((command) => command.handler?.services ?? []);
+  const view = {
+    doc: docComment(aggregate.decl.doc),
+    context: stringLiteral(context),
+    aggregate: stringLiteral(aggregate.name),
+    name,
+    state: `${name}State`,
+    stateFields: fieldViews(aggregate.state, imports, "  "),
+    commands: aggregate.commands.map((command) => messageView(context, command, "Command", imports)),
+    events: aggregate.events.map((event) => messageView(context, event, "Event", imports)),
+    handlers,
+    applies: aggregate.events.map((event) => applyView(context, event)),
+    serviceTypes: serviceTypeViews(context, allServices),
+    hasCreateCommand: aggregate.commands.some((command) => command.create),
+  };
+  // The import lines are read last, once every reference above has been recorded.
+  return { ...view, imports: imports.lines() };
+}
+
+function messageView(context: string, message: CommandModel | EventModel, kind: "Command" | "Event", imports: Imports): MessageView {
+  const params: ParameterView[] = parameterViews(message.fields, imports);
+  return {
+    doc: docComment(message.decl.doc),
+    name: identifier(message.name),
+    alias: `${identifier(message.name)}${kind}`,
+    type: stringLiteral(`${context}.${message.name}`),
+    fields: fieldViews(message.fields, imports, "  "),
+    parameters: params.map((p) => p.declaration).join(", "),
+    body: params.length === 0 ? "{}" : `{ ${params.map((p) => p.entry).join(", ")} }`,
+    kind,
+  };
+}
+
+function handlerView(
+  context: string,
+  command: CommandModel,
+  imports: Imports,
+  commandOf: (symbol: CommandSymbol) => string,
+  eventType: (symbol: EventSymbol) => string,
+): CommandHandlerView {
+  const handler = command.handler!;
+  const union = (items: readonly ScheduledCommand[]): string => unionOf(items.map((s) => commandOf(s.command)));
+  const services = serviceViews(context, handler.services);
+  const extras = [
+    command.create ? "create: true" : "",
+    command.delete ? "delete: true" : "",
+    services.length > 0 ? `services: [${services.map((s) => s.qualified).join(", ")}]` : "",
+  ].filter((x) => x !== "");
+  const body = identifier(command.name);
+  return {
+    doc: docComment(joinDocs(command.decl.doc, handler.decl.doc), "  "),
+    method: propertyKey(handler.function),
+    body,
+    type: stringLiteral(`${context}.${command.name}`),
+    produces: unionOf(handler.produces.map(eventType)),
+    ownSchedules: union(handler.schedules.filter((s) => !s.targetRequired)),
+    foreignSchedules: union(handler.schedules.filter((s) => s.targetRequired)),
+    services,
+    hasServices: services.length > 0,
+    registrationExtras: extras.map((x) => `${x}, `).join(""),
+    call: `${propertyAccess("impl", handler.function)}(state, command as CommandMessage<${body}>, scope${services.length > 0 ? `, { ${services.map((s) => `${s.parameter}: services[${s.qualified}] as Svc[${s.typeKey}]`).join(", ")} }` : ""})`,
+  };
+}
+
+function applyView(context: string, event: EventModel): ApplyView {
+  return {
+    key: propertyKey(event.name),
+    type: stringLiteral(`${context}.${event.name}`),
+    body: identifier(event.name),
+    access: propertyAccess("impl.apply", event.name),
+    doc: docComment(event.decl.doc, "    "),
+  };
+}
+
+function joinDocs(...docs: (string | undefined)[]): string | undefined {
+  const present = docs.filter((d): d is string => d !== undefined && d.trim() !== "");
+  return present.length === 0 ? undefined : present.join("\n\n");
+}
+
+export function unionOf(members: readonly string[]): string {
+  const unique = [...new Set(members)];
+  return unique.length === 0 ? "never" : unique.join(" | ");
+}

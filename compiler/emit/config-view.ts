@@ -1,0 +1,125 @@
+// The host's runtime configuration as the declarations shape it: the JSON Schema of
+// `wow.config.json` (`wow.schedules` holds exactly the declared job names, `wow.timers` the timer
+// settings), the declared defaults, and the environment variables that override the file.
+import type { JobModel, ProgramModel } from "../model.js";
+import { lineComment, propertyKey, screamingSnake, stringLiteral } from "./escape.js";
+import { compare } from "./imports.js";
+
+export const CONFIG_SCHEMA_FILE = "wow.config.schema.json";
+
+/** Six whitespace-separated fields, or one of Spring's macros. The cron engine checks the fields at load. */
+export const EXPRESSION_PATTERN = "^\\s*(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|\\S+(\\s+\\S+){5})\\s*$";
+const DURATION_PATTERN = "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]";
+
+export interface JobConfig {
+  /** The key under `wow.schedules`: the job's name, qualified with its context when two contexts share it. */
+  readonly key: string;
+  readonly job: JobModel;
+  readonly context: string;
+}
+
+export interface EnvironmentEntry {
+  readonly variable: string;
+  readonly path: readonly string[];
+}
+
+export interface ConfigView {
+  readonly jobNames: string;
+  readonly defaults: string;
+  readonly schema: string;
+  readonly environment: readonly { readonly variable: string; readonly path: string; readonly comment: string }[];
+}
+
+export function jobConfigs(model: ProgramModel): JobConfig[] {
+  const jobs = model.contexts.flatMap((context) => context.sagas.flatMap((saga) => saga.jobs.map((job) => ({ job, context: context.name }))));
+  const counts = new Map<string, number>();
+  for (const { job } of jobs) counts.set(job.name, (counts.get(job.name) ?? 0) + 1);
+  return jobs
+    .map(({ job, context }) => ({ job, context, key: counts.get(job.name)! > 1 ? `${context}.${job.name}` : job.name }))
+    .sort((a, b) => compare(a.key, b.key));
+}
+
+export function configSchema(model: ProgramModel): object {
+  const schedules: Record<string, object> = {};
+  for (const { key, job, context } of jobConfigs(model)) {
+    schedules[key] = {
+      type: "object",
+      description: `Job '${job.name}' of saga ${context}.${job.saga} (declared: cron "${job.cron}", zone ${job.zone}, misfire ${job.misfire}, scope ${job.scope}).`,
+      additionalProperties: false,
+      properties: {
+        expression: { type: "string", pattern: EXPRESSION_PATTERN, default: job.cron, description: "Six fields: second minute hour day-of-month month day-of-week (Spring CronExpression)." },
+        zone: { type: "string", minLength: 1, default: job.zone, description: "IANA time zone the expression is read in." },
+        misfire: { enum: ["COALESCE", "CATCH_UP"], default: job.misfire, description: "Missed slots: COALESCE runs only the latest, CATCH_UP runs each." },
+        enabled: { type: "boolean", default: true, description: "false keeps a SYSTEM instance disabled at start." },
+      },
+    };
+  }
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: CONFIG_SCHEMA_FILE,
+    title: "wowc runtime configuration (wow.config.json)",
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      $schema: { type: "string" },
+      wow: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          schedules: { type: "object", description: "Host overrides of the declared @OnSchedule jobs, by job name.", additionalProperties: false, properties: schedules },
+          timers: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              "poll-interval": { type: ["string", "integer"], minimum: 1, pattern: DURATION_PATTERN, default: "1s", description: 'How often due timers are polled: milliseconds, "250ms", "1s", "1h30m" or ISO-8601 "PT1S".' },
+              "max-attempts": { type: "integer", minimum: 1, default: 10, description: "Attempts to send a scheduled command before it is parked." },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+export function configDefaults(model: ProgramModel): object {
+  const schedules: Record<string, object> = {};
+  for (const { key, job } of jobConfigs(model)) schedules[key] = { expression: job.cron, zone: job.zone, misfire: job.misfire, enabled: true };
+  return { wow: { schedules, timers: { "poll-interval": "1s", "max-attempts": 10 } } };
+}
+
+/** `WOW_SCHEDULES__RECEIVE_DELIVERIES__EXPRESSION` → `wow/schedules/receive-deliveries/expression`: `__` separates levels. */
+export function environmentEntries(model: ProgramModel): EnvironmentEntry[] {
+  const entries: EnvironmentEntry[] = [];
+  for (const { key } of jobConfigs(model)) {
+    for (const setting of ["expression", "zone", "misfire", "enabled"]) {
+      entries.push({ variable: `WOW_SCHEDULES__${screamingSnake(key)}__${screamingSnake(setting)}`, path: ["wow", "schedules", key, setting] });
+    }
+  }
+  for (const setting of ["poll-interval", "max-attempts"]) entries.push({ variable: `WOW_TIMERS__${screamingSnake(setting)}`, path: ["wow", "timers", setting] });
+  return entries;
+}
+
+export function configView(model: ProgramModel): ConfigView {
+  const keys = jobConfigs(model).map((j) => j.key);
+  return {
+    jobNames: keys.length === 0 ? "never" : keys.map(stringLiteral).join(" | "),
+    defaults: tsLiteral(configDefaults(model), ""),
+    schema: tsLiteral(configSchema(model), ""),
+    environment: environmentEntries(model).map((e) => ({
+      variable: stringLiteral(e.variable),
+      path: `[${e.path.map(stringLiteral).join(", ")}]`,
+      comment: lineComment(`${e.variable} → /${e.path.join("/")}`),
+    })),
+  };
+}
+
+/** A TypeScript object literal for JSON data, every key and string escaped. */
+export function tsLiteral(value: unknown, indent: string): string {
+  if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "string") return stringLiteral(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) return value.length === 0 ? "[]" : `[${value.map((v) => tsLiteral(v, inner)).join(", ")}]`;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([k, v]) => `${inner}${propertyKey(k)}: ${tsLiteral(v, inner)},`).join("\n")}\n${indent}}`;
+}

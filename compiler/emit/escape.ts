@@ -1,0 +1,119 @@
+// The escaping helpers of the generator: every name and string that comes from a `.wow` file goes
+// through one of these before it reaches generated TypeScript. Nothing else in compiler/emit/ puts
+// source text into code.
+
+/** Words that cannot be a binding name (parameter, variable, function) in strict-mode ES modules. */
+const reservedWords: ReadonlySet<string> = new Set([
+  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+  "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
+  "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
+  "while", "with", "implements", "interface", "let", "package", "private", "protected", "public",
+  "static", "yield", "await", "arguments", "eval",
+  // names TypeScript refuses for a type
+  "any", "unknown", "never", "number", "bigint", "boolean", "string", "symbol", "object", "undefined",
+]);
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** True when `name` can be written as it is where TypeScript expects a binding or type name. */
+export function isSafeIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name) && !reservedWords.has(name);
+}
+
+/**
+ * A TypeScript identifier for `name`: itself when safe; otherwise every character outside
+ * `[A-Za-z0-9_]` becomes `_`, and a `$` is appended (`.wow` names never hold `$`, so an escaped
+ * name cannot meet a declared one): `class` → `class$`, `order-id` → `order_id$`.
+ */
+export function identifier(name: string): string {
+  if (isSafeIdentifier(name)) return name;
+  const cleaned = name.replace(/[^A-Za-z0-9_]/g, "_");
+  return `${/^[0-9]/.test(cleaned) || cleaned === "" ? "_" : ""}${cleaned}$`;
+}
+
+/** A property key: the bare name when it is an identifier name (reserved words are fine there), else a string literal. */
+export function propertyKey(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name);
+}
+
+/** A property access on `object`: `.name` or `["na-me"]`. */
+export function propertyAccess(object: string, name: string): string {
+  const key = propertyKey(name);
+  return key === name ? `${object}.${name}` : `${object}[${key}]`;
+}
+
+/**
+ * A double-quoted string literal holding exactly `value`: quotes, backslashes, control characters,
+ * U+2028/U+2029 and every non-ASCII character are escaped, so no source text can end the literal.
+ * Backticks and `${` are inert inside double quotes.
+ */
+export function stringLiteral(value: string): string {
+  let out = '"';
+  for (const char of value) {
+    const code = char.codePointAt(0)!;
+    if (char === '"') out += '\\"';
+    else if (char === "\\") out += "\\\\";
+    else if (char === "\n") out += "\\n";
+    else if (char === "\r") out += "\\r";
+    else if (char === "\t") out += "\\t";
+    else if (code < 0x20 || (code >= 0x7f && code <= 0xffff)) out += `\\u${code.toString(16).padStart(4, "0")}`;
+    else if (code > 0xffff) out += `\\u{${code.toString(16)}}`;
+    else out += char;
+  }
+  return `${out}"`;
+}
+
+/**
+ * A TSDoc block for `text` at `indent`, or "" when there is none. `*\/` cannot close the comment
+ * early (it becomes `*\u2215`, shown as a look-alike slash), and line separators become new lines.
+ */
+export function docComment(text: string | undefined, indent = ""): string {
+  if (text === undefined || text.trim() === "") return "";
+  const lines = text
+    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
+    .replace(/\*\//g, "*\u2215")
+    .replace(/[\u0000-\u0008\u000b-\u001f]/g, " ")
+    .split("\n")
+    .map((line) => line.trimEnd());
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  while (lines.length > 0 && lines[0] === "") lines.shift();
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
+  return `${indent}/**\n${lines.map((line) => (line === "" ? `${indent} *` : `${indent} * ${line}`)).join("\n")}\n${indent} */\n`;
+}
+
+/** Text for a `//` line comment: one line, no line terminators. */
+export function lineComment(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, " ");
+}
+
+/** `OrderStatus` → `orderStatus`; `receive-deliveries` → `receiveDeliveries`. */
+export function camelCase(name: string): string {
+  const pascal = pascalCase(name);
+  return pascal.charAt(0).toLowerCase() + pascal.slice(1);
+}
+
+/** `eshop-order` → `EshopOrder`; `stock` → `Stock`. */
+export function pascalCase(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter((part) => part !== "")
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+}
+
+/** `StockSaga` → `stock-saga`; `OrderV2` → `order-v2`. */
+export function kebabCase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .toLowerCase();
+}
+
+/** `receive-deliveries` → `RECEIVE_DELIVERIES` (environment variable segments). */
+export function screamingSnake(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .toUpperCase();
+}

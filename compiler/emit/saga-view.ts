@@ -1,0 +1,134 @@
+// The view model of one saga's generated file: event handlers typed to their `commands` and
+// `schedules`, rejection handlers, jobs (`ScheduleTick` → commands with full refs) and `define…`.
+import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
+import type { JobModel, SagaModel, ServiceParameter } from "../model.js";
+import { unionOf } from "./aggregate-view.js";
+import { docComment, identifier, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
+import { aggregateFile, Imports, sagaFile } from "./imports.js";
+import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
+
+interface SagaFunctionView {
+  readonly doc: string;
+  readonly method: string;
+  readonly function: string;
+  readonly subscription: string;
+  readonly services: readonly ServiceView[];
+  readonly hasServices: boolean;
+  /** The registration's `services: [...]` entry (with its trailing `, `), or "". */
+  readonly servicesEntry: string;
+  /** The object literal of typed services passed to the implementation, or "". */
+  readonly servicesArgument: string;
+  readonly blocking: boolean;
+}
+
+export interface SagaEventHandlerView extends SagaFunctionView {
+  readonly event: string;
+  readonly body: string;
+  readonly commands: string;
+  readonly schedules: string;
+  readonly commandTypes: string;
+  readonly scheduleTypes: string;
+}
+
+export interface SagaRejectionView extends SagaFunctionView {
+  readonly command: string;
+  readonly body: string;
+}
+
+export interface JobView extends SagaFunctionView {
+  readonly name: string;
+  readonly cron: string;
+  readonly zone: string;
+  readonly scope: string;
+  readonly sharded: boolean;
+  readonly misfire: string;
+  readonly commands: string;
+  readonly commandTypes: string;
+  /** A readable summary for the TSDoc: `@OnSchedule(name = …, cron = …)`. */
+  readonly summary: string;
+}
+
+export interface SagaView {
+  readonly imports: readonly string[];
+  readonly doc: string;
+  readonly context: string;
+  readonly saga: string;
+  readonly name: string;
+  readonly serviceTypes: readonly ServiceView[];
+  readonly eventHandlers: readonly SagaEventHandlerView[];
+  readonly rejectionHandlers: readonly SagaRejectionView[];
+  readonly jobs: readonly JobView[];
+}
+
+export function sagaView(context: string, saga: SagaModel): SagaView {
+  const imports = new Imports(context, sagaFile(saga.name));
+  const commandOf = (symbol: CommandSymbol): string => imports.ref({ context: symbol.context, file: aggregateFile(symbol.aggregate.name) }, `${symbol.name}Command`);
+  const bodyOf = (symbol: CommandSymbol | EventSymbol): string => imports.ref({ context: symbol.context, file: aggregateFile(symbol.aggregate.name) }, symbol.name);
+  const fn = (name: string, doc: string | undefined, services: readonly ServiceParameter[], blocking: boolean): SagaFunctionView => {
+    const views = serviceViews(context, services);
+    return {
+      doc: docComment(doc, "  "),
+      method: propertyKey(name),
+      function: stringLiteral(name),
+      subscription: stringLiteral(`${saga.name}.${name}`),
+      services: views,
+      hasServices: views.length > 0,
+      servicesEntry: views.length > 0 ? `services: [${views.map((s) => s.qualified).join(", ")}], ` : "",
+      servicesArgument: views.length > 0 ? `{ ${views.map((s) => `${s.parameter}: services[${s.qualified}] as Svc[${s.typeKey}]`).join(", ")} }` : "",
+      blocking,
+    };
+  };
+  const call = (name: string): string => propertyAccess("impl", name);
+  const view = {
+    doc: docComment(saga.decl.doc),
+    context: stringLiteral(context),
+    saga: stringLiteral(saga.name),
+    name: identifier(saga.name),
+    serviceTypes: serviceTypeViews(context, [
+      ...saga.eventHandlers.flatMap((h) => h.services),
+      ...saga.rejectionHandlers.flatMap((h) => h.services),
+      ...saga.jobs.flatMap((j) => j.services),
+    ]),
+    eventHandlers: saga.eventHandlers.map((h) => ({
+      ...fn(h.function, h.decl.doc, h.services, h.blocking),
+      call: call(h.function),
+      event: stringLiteral(h.event.qualifiedName),
+      body: bodyOf(h.event),
+      commands: unionOf(h.commands.map(commandOf)),
+      schedules: unionOf(h.schedules.map((s) => commandOf(s.command))),
+      commandTypes: listOf(h.commands.map((c) => c.qualifiedName)),
+      scheduleTypes: listOf(h.schedules.map((s) => s.command.qualifiedName)),
+    })),
+    rejectionHandlers: saga.rejectionHandlers.map((h) => ({
+      ...fn(h.function, h.decl.doc, h.services, h.blocking),
+      call: call(h.function),
+      command: stringLiteral(h.command.qualifiedName),
+      body: bodyOf(h.command),
+    })),
+    jobs: saga.jobs.map((job) => jobView(job, fn(job.function, job.decl.doc, job.services, job.blocking), commandOf, call(job.function))),
+  };
+  return { ...view, imports: imports.lines() };
+}
+
+function jobView(job: JobModel, base: SagaFunctionView, commandOf: (symbol: CommandSymbol) => string, call: string): JobView & { call: string } {
+  const summary = `@OnSchedule(name = ${JSON.stringify(job.name)}, cron = ${JSON.stringify(job.cron)}, zone = ${JSON.stringify(job.zone)}, scope = ${job.scope}, sharded = ${job.sharded}, misfire = ${job.misfire})`;
+  const doc = [job.decl.doc, summary].filter((d) => d !== undefined && d.trim() !== "").join("\n\n");
+  return {
+    ...base,
+    doc: docComment(doc, "  "),
+    call,
+    name: stringLiteral(job.name),
+    cron: stringLiteral(job.cron),
+    zone: stringLiteral(job.zone),
+    scope: stringLiteral(job.scope),
+    sharded: job.sharded,
+    misfire: stringLiteral(job.misfire),
+    commands: unionOf(job.commands.map(commandOf)),
+    commandTypes: listOf(job.commands.map((c) => c.qualifiedName)),
+    summary,
+  };
+}
+
+function listOf(types: readonly string[]): string {
+  return `[${[...new Set(types)].map(stringLiteral).join(", ")}]`;
+}

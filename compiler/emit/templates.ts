@@ -1,0 +1,32 @@
+// The handlebars templates of templates/ (one per kind of generated file), compiled once per
+// process with `noEscape`: the view models hold only escaped fragments (see escape.ts), so the
+// templates interpolate them as they are.
+import { existsSync, readFileSync } from "node:fs";
+import Handlebars from "handlebars";
+
+export type TemplateName = "sdk" | "types" | "aggregate" | "saga" | "context-index" | "index" | "config";
+
+const compiled = new Map<TemplateName, HandlebarsTemplateDelegate>();
+let directory: URL | undefined;
+
+/** templates/ next to compiler/ (sources) or above dist/compiler/ (the published package). */
+function templatesDirectory(): URL {
+  if (directory !== undefined) return directory;
+  let dir = new URL("../../", import.meta.url);
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = new URL("templates/", dir);
+    if (existsSync(new URL("aggregate.ts.hbs", candidate))) return (directory = candidate);
+    dir = new URL("../", dir);
+  }
+  throw new Error("the templates/ folder of wowc was not found");
+}
+
+export function render(name: TemplateName, view: object): string {
+  let template = compiled.get(name);
+  if (template === undefined) {
+    const text = readFileSync(new URL(`${name}.ts.hbs`, templatesDirectory()), "utf8");
+    template = Handlebars.compile(text, { noEscape: true, strict: true });
+    compiled.set(name, template);
+  }
+  return template(view);
+}

@@ -1,0 +1,131 @@
+// Loads the host's configuration: the declared defaults, overridden by `wow.config.json`, overridden
+// by environment variables; validated with the generated JSON Schema (ajv), then each schedule's
+// expression by the runtime's cron engine and its zone, and the poll interval by the duration parser.
+// Every problem is reported, each with its JSON path, in one WowConfigError.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { CronExpression } from "../cron/cron-expression.js";
+import { isValidTimeZone } from "../cron/zone.js";
+import { parseDuration } from "../model/duration.js";
+import { WowConfigError } from "./config-error.js";
+import { pointer, readEnvironment } from "./environment.js";
+import type { ConfigProblem, WowConfig } from "./types.js";
+
+export const CONFIG_FILE_NAME = "wow.config.json";
+
+export interface LoadWowConfigOptions<Job extends string = string> {
+  /** The generated JSON Schema of the configuration. */
+  readonly schema: object;
+  /** The declared defaults. */
+  readonly defaults: WowConfig<Job>;
+  /** Known environment variables and the path each sets. */
+  readonly environment?: Readonly<Record<string, readonly string[]>>;
+  /** The config file; default `wow.config.json` in `cwd`, skipped when absent (a given `file` must exist). */
+  readonly file?: string;
+  readonly cwd?: string;
+  /** Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+const validators = new WeakMap<object, ValidateFunction>();
+
+function validatorFor(schema: object): ValidateFunction {
+  let validate = validators.get(schema);
+  if (validate === undefined) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+export function loadWowConfig<Job extends string>(options: LoadWowConfigOptions<Job>): WowConfig<Job> {
+  const cwd = options.cwd ?? process.cwd();
+  const filePath = resolve(cwd, options.file ?? CONFIG_FILE_NAME);
+  const fileLabel = options.file ?? CONFIG_FILE_NAME;
+  const problems: ConfigProblem[] = [];
+  let fromFile: unknown = {};
+  let text: string | undefined;
+  try {
+    text = readFileSync(filePath, "utf8");
+  } catch (error) {
+    if (options.file !== undefined || (error as { code?: string }).code !== "ENOENT") {
+      problems.push({ path: "", message: `cannot read the file: ${(error as Error).message}`, source: fileLabel });
+    }
+  }
+  if (text !== undefined) {
+    try {
+      fromFile = JSON.parse(text);
+    } catch (error) {
+      problems.push({ path: "", message: `not valid JSON: ${(error as Error).message}`, source: fileLabel });
+    }
+  }
+  const { overrides, sources } = readEnvironment(options.environment ?? {}, options.env ?? process.env);
+  const sourceOf = (path: string): string => {
+    for (const [envPath, variable] of sources) if (envPath === path || envPath.startsWith(`${path}/`) || path.startsWith(`${envPath}/`)) return variable;
+    return fileLabel;
+  };
+  const merged = merge(merge(options.defaults, fromFile), overrides) as WowConfig<Job>;
+  if (problems.length === 0) {
+    const validate = validatorFor(options.schema);
+    if (!validate(merged)) for (const error of validate.errors ?? []) problems.push(describe(error, sourceOf));
+    else problems.push(...semanticProblems(merged, sourceOf));
+  }
+  if (problems.length > 0) throw new WowConfigError(problems);
+  return merged;
+}
+
+/** What the schema cannot say: the cron engine's verdict, the zone, the duration. */
+function semanticProblems(config: WowConfig, sourceOf: (path: string) => string): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const [name, schedule] of Object.entries(config.wow.schedules)) {
+    const base = pointer(["wow", "schedules", name]);
+    try {
+      const expression = CronExpression.parse(schedule.expression);
+      if (expression.neverFires()) {
+        problems.push({ path: `${base}/expression`, message: `'${schedule.expression}' never fires`, source: sourceOf(`${base}/expression`) });
+      }
+    } catch (error) {
+      problems.push({ path: `${base}/expression`, message: (error as Error).message, source: sourceOf(`${base}/expression`) });
+    }
+    if (!isValidTimeZone(schedule.zone)) {
+      problems.push({ path: `${base}/zone`, message: `unknown time zone '${schedule.zone}' (use an IANA name such as "Europe/Paris" or "UTC")`, source: sourceOf(`${base}/zone`) });
+    }
+  }
+  try {
+    parseDuration(config.wow.timers["poll-interval"]);
+  } catch (error) {
+    problems.push({ path: "/wow/timers/poll-interval", message: (error as Error).message, source: sourceOf("/wow/timers/poll-interval") });
+  }
+  return problems;
+}
+
+function describe(error: ErrorObject, sourceOf: (path: string) => string): ConfigProblem {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "additionalProperties") {
+    const path = `${error.instancePath}/${String(params.additionalProperty).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const allowed = Object.keys(propertiesAt(error.parentSchema));
+    return { path, message: `unknown property${allowed.length > 0 ? `; expected one of: ${allowed.join(", ")}` : ""}`, source: sourceOf(path) };
+  }
+  const detail = error.keyword === "enum" ? `: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` : "";
+  return { path: error.instancePath, message: `${error.message ?? error.keyword}${detail}`, source: sourceOf(error.instancePath) };
+}
+
+function propertiesAt(schema: unknown): Record<string, unknown> {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties ?? {};
+}
+
+function merge(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = key in base ? merge(base[key], value) : value;
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
