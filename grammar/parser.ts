@@ -2,7 +2,8 @@
 // and reused for every file (`parser.input = tokens`). The CST → AST builder lives in
 // compiler/parse/, apart from the grammar. Syntax errors are recorded as facts (see
 // syntax-error-facts.ts) and worded for users by the builder's describer.
-import { CstParser, tokenMatcher, type CstNode, type IOrAlt, type IToken, type TokenType } from "chevrotain";
+import type { CstNode, IOrAlt, IToken, TokenType } from "chevrotain";
+import { CstParser, tokenMatcher } from "./chevrotain.js";
 import {
   Aggregate, allTokens, At, Colon, Comma, Command, Context, Dot, Enum, Equals, Event, False, Job,
   LBracket, LCurly, LParen, Name, NumberLiteral, On, Question, RBracket, RCurly, RParen, Saga,

@@ -2,7 +2,8 @@
 // also a `Name` (a token category), so the parser accepts it wherever a name may stand.
 // Positions: "full" so tokens carry end offsets for node locations; lines and columns are unused.
 // New lines are insignificant: whitespace is skipped and separators (`,`) are optional.
-import { createToken, Lexer, type TokenType } from "chevrotain";
+import type { TokenType } from "chevrotain";
+import { createToken, Lexer } from "./chevrotain.js";
 
 /** Category of every token that can stand for a name: identifiers and all keywords. */
 export const Name = createToken({ name: "Name", pattern: Lexer.NA, label: "a name" });

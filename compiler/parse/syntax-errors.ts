@@ -1,7 +1,8 @@
 // Parser errors → diagnostics in the user's words. The parser records facts (kind, rule, expected
 // token types; see grammar/syntax-error-facts.ts); here they are read with the tokens around the
 // error in view: which block is left open, which declaration a name belongs to.
-import { EOF, tokenMatcher, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
+import type { IRecognitionException, IToken, TokenType } from "chevrotain";
+import { EOF, tokenMatcher } from "../../grammar/chevrotain.js";
 import type { Location, SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { decodeSyntaxErrorFacts, type SyntaxErrorFacts } from "../../grammar/syntax-error-facts.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { CstParser, Lexer } from "chevrotain";
+import { CstParser, Lexer } from "../../grammar/chevrotain.js";
 import { parserRuns, wowParser } from "../../grammar/parser.js";
 import { wowLexer } from "../../grammar/tokens.js";
 import { lexFile, parseFile, parseTokens } from "../../compiler/parse/parse-file.js";
