@@ -1,6 +1,6 @@
 // The command line of `wowc`, parsed into a plain object; errors are usage errors (exit 2).
 
-export type Command = "build" | "check" | "cron";
+export type Command = "build" | "check" | "cron" | "fmt" | "diff" | "init";
 
 export interface CliArgs {
   readonly command?: Command;
@@ -12,13 +12,17 @@ export interface CliArgs {
   readonly color?: boolean;
   readonly help: boolean;
   readonly version: boolean;
-  /** For `wowc cron`: everything after `cron`, untouched. */
+  /** `wowc build --watch`: rebuild on every change until interrupted. */
+  readonly watch: boolean;
+  /** For the tool commands (`cron`, `fmt`, `diff`, `init`): everything after the command, untouched. */
   readonly rest: readonly string[];
 }
 
 export class UsageError extends Error {}
 
-const commands: ReadonlySet<string> = new Set(["build", "check", "cron"]);
+const commands: ReadonlySet<string> = new Set(["build", "check", "cron", "fmt", "diff", "init"]);
+/** Commands that parse their own arguments (their modules own their options and help). */
+export const toolCommands: ReadonlySet<Command> = new Set<Command>(["cron", "fmt", "diff", "init"]);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   let command: Command | undefined;
@@ -30,9 +34,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   let color: boolean | undefined;
   let help = false;
   let version = false;
+  let watch = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (command === "cron") return { command, dir: ".", format, warnAsError, stats, help, version, rest: argv.slice(i) };
+    if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: argv.slice(i) };
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = (): string => {
       if (inline !== undefined) return inline;
@@ -66,6 +71,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "--stats":
         stats = true;
         break;
+      case "--watch":
+      case "-w":
+        watch = true;
+        break;
       case "--color":
         color = true;
         break;
@@ -85,8 +94,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         else throw new UsageError(`Unexpected argument '${arg}': wowc ${command} takes one directory.`);
     }
   }
-  if (command === "cron") return { command, dir: ".", format, warnAsError, stats, help, version, rest: [] };
-  return { ...(command === undefined ? {} : { command }), dir: dir ?? ".", ...(out === undefined ? {} : { out }), format, warnAsError, stats, ...(color === undefined ? {} : { color }), help, version, rest: [] };
+  if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: [] };
+  if (watch && command !== "build") throw new UsageError("--watch goes with `wowc build`: wowc build --watch [dir].");
+  return { ...(command === undefined ? {} : { command }), dir: dir ?? ".", ...(out === undefined ? {} : { out }), format, warnAsError, stats, ...(color === undefined ? {} : { color }), help, version, watch, rest: [] };
 }
 
 export const helpText = `wowc — compile .wow sources (contexts, aggregates, commands, events, sagas, scheduled jobs)
@@ -94,7 +104,11 @@ export const helpText = `wowc — compile .wow sources (contexts, aggregates, co
 Usage:
   wowc build [dir] [--out <dir>]   check the sources under dir (default .) and write <out>/wow-manifest.json
                                    (default out: <dir>/generated; written only when its content changed)
+  wowc build --watch [dir]         rebuild on every change of a .wow file or wow.config.json (Ctrl-C stops)
   wowc check [dir]                 run the same checks, write nothing
+  wowc fmt [paths…] [--check]      format .wow files (--check: list unformatted files, exit 1)
+  wowc diff <old> <new>            classify the changes between two manifests (wowc diff --help)
+  wowc init [dir]                  scaffold a project: package.json, tsconfig, a .wow file, host, spec
   wowc cron <expression> …         explain a cron expression (wowc cron --help)
 
 Options:

@@ -3,7 +3,7 @@
 // unless WOWC_DEBUG=1). Heavy modules (parser, checker) are imported only when a command needs them.
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
-import { helpText, parseArgs, UsageError, type CliArgs } from "./args.js";
+import { helpText, parseArgs, toolCommands, UsageError, type CliArgs, type Command } from "./args.js";
 import type { PhaseName, PhaseTiming } from "../program/phases.js";
 
 export interface CliIO {
@@ -36,7 +36,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       io.stdout(`${readVersion()}\n`);
       return EXIT_OK;
     }
-    if (args.command === "cron") return await runCron(args.rest, io);
+    if (args.command !== undefined && toolCommands.has(args.command)) return await runTool(args.command as keyof typeof tools, args.rest, io);
     if (args.help || args.command === undefined) {
       (args.help ? io.stdout : io.stderr)(helpText);
       return args.help ? EXIT_OK : EXIT_USAGE_OR_INTERNAL;
@@ -60,6 +60,7 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
     io.stderr(`wowc: '${args.dir}' is not a directory.\nRun 'wowc ${args.command} <dir>' in or on the directory that holds your .wow files.\n`);
     return EXIT_USAGE_OR_INTERNAL;
   }
+  if (args.watch) return await runTool("build --watch", [], io, args);
   const [{ build }, { formatDiagnostics }] = await Promise.all([import("../program/build.js"), import("../diagnostics/format.js")]);
   const started = performance.now();
   const result = build({
@@ -91,22 +92,34 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
   return EXIT_OK;
 }
 
-async function runCron(rest: readonly string[], io: CliIO): Promise<number> {
-  // Owned by the cron command's module; loaded by a computed specifier so that a build without it
-  // still compiles, and reported as a usage error when absent.
-  const specifier = "./cron-command.js";
-  let module: { runCronCommand?: (args: readonly string[], io: CliIO) => Promise<number> | number };
+/** The module and function of each tool command; they parse their own arguments. */
+const tools: Readonly<Record<Exclude<Command, "build" | "check"> | "build --watch", readonly [string, string]>> = {
+  cron: ["./cron-command.js", "runCronCommand"],
+  fmt: ["../format/fmt-command.js", "runFmtCommand"],
+  diff: ["../diff/diff-command.js", "runDiffCommand"],
+  init: ["../init/init-command.js", "runInitCommand"],
+  "build --watch": ["../watch/watch-command.js", "runWatchCommand"],
+};
+
+type ToolFunction = (rest: readonly string[], io: CliIO, args?: CliArgs) => Promise<number> | number;
+
+async function runTool(command: keyof typeof tools, rest: readonly string[], io: CliIO, args?: CliArgs): Promise<number> {
+  // Loaded by a computed specifier so that a build without the module still compiles, and
+  // reported as a usage error when absent.
+  const [specifier, name] = tools[command];
+  let module: Record<string, ToolFunction | undefined>;
   try {
     module = (await import(specifier)) as typeof module;
   } catch (error) {
     if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw error;
     module = {};
   }
-  if (module.runCronCommand === undefined) {
-    io.stderr("wowc: `wowc cron` is not available in this build of wowc.\n");
+  const run = module[name];
+  if (run === undefined) {
+    io.stderr(`wowc: \`wowc ${command}\` is not available in this build of wowc.\n`);
     return EXIT_USAGE_OR_INTERNAL;
   }
-  return await module.runCronCommand(rest, io);
+  return await run(rest, io, args);
 }
 
 function formatStats(timings: readonly PhaseTiming[]): string {

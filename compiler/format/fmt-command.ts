@@ -1,0 +1,82 @@
+// `wowc fmt [paths] [--check]`: formats `.wow` files in place (files, or every `.wow` file under a
+// directory), or with `--check` lists the files that are not formatted and exits 1. A file with
+// syntax errors is never touched: its diagnostics are printed and the exit status is 1.
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { relative, resolve, sep } from "node:path";
+import type { CliIO } from "../cli/run-cli.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
+import { findSources } from "../program/sources.js";
+import { formatFile } from "./format-text.js";
+
+export const fmtHelp = `wowc fmt [paths…] [--check] — format .wow files in one canonical layout
+
+  paths     files or directories (default .); directories are searched for *.wow files
+            (node_modules, hidden directories and generated/ are skipped)
+  --check   write nothing: list the files that are not formatted and exit 1 if there are any
+
+Every comment is kept; formatting twice changes nothing; a file with syntax errors is left as it is.
+Exit status: 0 formatted (or, with --check, already formatted), 1 unformatted files or syntax errors, 2 usage.
+`;
+
+export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  let check = false;
+  const paths: string[] = [];
+  for (const arg of argv) {
+    if (arg === "--check") check = true;
+    else if (arg === "--help" || arg === "-h") {
+      io.stdout(fmtHelp);
+      return 0;
+    } else if (arg.startsWith("-")) {
+      io.stderr(`wowc fmt: unknown option '${arg}'.\n${fmtHelp}`);
+      return 2;
+    } else paths.push(arg);
+  }
+  const files: string[] = [];
+  for (const path of paths.length === 0 ? ["."] : paths) {
+    const absolute = resolve(io.cwd, path);
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(absolute).isDirectory();
+    } catch {
+      io.stderr(`wowc fmt: '${path}' does not exist.\n`);
+      return 2;
+    }
+    if (isDirectory) files.push(...findSources(absolute, resolve(absolute, "generated")).map((f) => resolve(absolute, f)));
+    else files.push(absolute);
+  }
+  const unformatted: string[] = [];
+  const failed: Diagnostic[] = [];
+  let written = 0;
+  for (const path of [...new Set(files)].sort()) {
+    const display = relative(io.cwd, path).split(sep).join("/") || path;
+    const result = formatFile({ path: display, text: readFileSync(path, "utf8") });
+    if (!result.ok) {
+      failed.push(...result.diagnostics);
+      continue;
+    }
+    if (!result.changed) continue;
+    unformatted.push(display);
+    if (!check) {
+      writeFileSync(path, result.text);
+      written++;
+    }
+  }
+  const color = io.isTTY === true && io.env?.NO_COLOR === undefined;
+  if (failed.length > 0) {
+    io.stdout(formatDiagnostics(failed, { color }));
+    io.stderr("wowc fmt: files with syntax errors were not formatted; fix the errors above and run it again.\n");
+  }
+  if (check) {
+    if (unformatted.length > 0) {
+      io.stdout(unformatted.map((f) => `${f}\n`).join(""));
+      io.stderr(`There are unformatted files (${unformatted.length}). Run \`wowc fmt\` to format them.\n`);
+      return 1;
+    }
+    if (failed.length === 0) io.stdout(`All ${files.length} file${files.length === 1 ? " is" : "s are"} formatted.\n`);
+    return failed.length > 0 ? 1 : 0;
+  }
+  for (const f of unformatted) io.stdout(`Formatted ${f}\n`);
+  if (failed.length === 0) io.stdout(`${written} of ${files.length} file${files.length === 1 ? "" : "s"} changed.\n`);
+  return failed.length > 0 ? 1 : 0;
+}

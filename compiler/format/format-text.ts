@@ -1,0 +1,46 @@
+// Formatting one `.wow` file: refuse on syntax errors (the diagnostics say why), lay the CST out
+// canonically with every comment in place, then prove nothing was lost — the same tokens (commas
+// aside) and the same comments, in the same order — before anything is written.
+import type { IToken } from "chevrotain";
+import type { SourceFile } from "../ast.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { parseCst } from "../../grammar/parser.js";
+import { Comma } from "../../grammar/tokens.js";
+import { lexFile, parseTokens } from "../parse/parse-file.js";
+import { Emitter } from "./emitter.js";
+import { CstPrinter } from "./print-cst.js";
+
+export type FormatResult =
+  | { readonly ok: true; readonly text: string; readonly changed: boolean }
+  | { readonly ok: false; readonly diagnostics: Diagnostic[] };
+
+/** Formats `file`; with syntax errors, returns them and no text. */
+export function formatFile(file: SourceFile): FormatResult {
+  const lexed = lexFile(file);
+  const { diagnostics } = parseTokens(file, lexed);
+  if (diagnostics.some((d) => d.severity === "error")) return { ok: false, diagnostics };
+  const cst = parseCst(lexed.tokens);
+  const out = new Emitter(file.text, lexed.comments);
+  new CstPrinter(out, file.text).file(cst);
+  const text = out.finish();
+  assertSameContent(file, lexed.tokens, lexed.comments, text);
+  return { ok: true, text, changed: text !== file.text };
+}
+
+/** Formats source text (tests, editors); throws on syntax errors. */
+export function formatText(text: string, path = "input.wow"): string {
+  const result = formatFile({ path, text });
+  if (!result.ok) throw new Error(`${path} has syntax errors: ${result.diagnostics.map((d) => `${d.code} ${d.message}`).join("; ")}`);
+  return result.text;
+}
+
+const significant = (tokens: readonly IToken[]): string[] => tokens.filter((t) => t.tokenType !== Comma).map((t) => t.image);
+const commentWords = (comments: readonly IToken[]): string[] => comments.map((c) => c.image.split(/\s+/).filter(Boolean).join(" "));
+
+function assertSameContent(file: SourceFile, tokens: readonly IToken[], comments: readonly IToken[], formatted: string): void {
+  const again = lexFile({ path: file.path, text: formatted });
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (again.diagnostics.length > 0 || !same(significant(tokens), significant(again.tokens)) || !same(commentWords(comments), commentWords(again.comments))) {
+    throw new Error(`the formatter would change the content of ${file.path}; the file was left as it is`);
+  }
+}

@@ -1,0 +1,44 @@
+// `wowc fmt [paths] [--check]` through runCli.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { scratchDir, wowc } from "../tools/run-wowc.js";
+
+const messy = "context shop\ntype T{a:int,b:string}\n";
+const tidy = "context shop\n\ntype T { a: int, b: string }\n";
+
+describe("wowc fmt", () => {
+  it("--check lists unformatted files and exits 1; fmt formats them; --check then passes", async () => {
+    const dir = scratchDir();
+    writeFileSync(join(dir, "a.wow"), messy);
+    writeFileSync(join(dir, "b.wow"), tidy);
+    const check = await wowc(["fmt", "--check"], dir);
+    expect(check).toMatchObject({ code: 1, stdout: "a.wow\n" });
+    expect(check.stderr).toContain("There are unformatted files (1)");
+    expect(readFileSync(join(dir, "a.wow"), "utf8")).toBe(messy);
+
+    const fmt = await wowc(["fmt", "."], dir);
+    expect(fmt.code).toBe(0);
+    expect(fmt.stdout).toContain("Formatted a.wow");
+    expect(readFileSync(join(dir, "a.wow"), "utf8")).toBe(tidy);
+    expect(await wowc(["fmt", "--check", "a.wow", "b.wow"], dir)).toMatchObject({ code: 0, stdout: "All 2 files are formatted.\n" });
+  });
+
+  it("leaves a file with syntax errors as it is, prints its diagnostics and exits 1", async () => {
+    const dir = scratchDir();
+    const broken = "context shop\ntype T { a: }\n";
+    writeFileSync(join(dir, "broken.wow"), broken);
+    writeFileSync(join(dir, "ok.wow"), messy);
+    const result = await wowc(["fmt"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/broken\.wow:2:\d+ - error WOW1\d{3}/);
+    expect(result.stderr).toContain("were not formatted");
+    expect(readFileSync(join(dir, "broken.wow"), "utf8")).toBe(broken);
+    expect(readFileSync(join(dir, "ok.wow"), "utf8")).toBe(tidy);
+  });
+
+  it("reports a missing path and unknown options as usage errors", async () => {
+    expect((await wowc(["fmt", "nope.wow"], scratchDir())).code).toBe(2);
+    expect((await wowc(["fmt", "--wat"], scratchDir())).code).toBe(2);
+  });
+});

@@ -1,0 +1,80 @@
+// `wowc fmt`: golden pairs, idempotence, every comment kept, manifests unchanged, syntax errors refused.
+import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { formatFile, formatText } from "../../compiler/format/format-text.js";
+import { compileSources } from "../../compiler/program/compile.js";
+import { lexFile } from "../../compiler/parse/parse-file.js";
+import { allSources, fixtureNames, fixturesDir, read } from "./helpers.js";
+
+describe("golden pairs (refresh with UPDATE_GOLDEN=1)", () => {
+  it("has fixtures", () => expect(fixtureNames.length).toBeGreaterThanOrEqual(3));
+  it.each(fixtureNames)("%s", (name) => {
+    const formatted = formatText(read(`${fixturesDir}${name}.in.wow`), `${name}.in.wow`);
+    const golden = `${fixturesDir}${name}.out.wow`;
+    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(golden, formatted);
+    expect(formatted).toBe(read(golden));
+  });
+});
+
+describe("idempotence: formatting formatted text changes nothing", () => {
+  it.each(allSources())("%s", (name, text) => {
+    const once = formatText(text, name);
+    expect(formatText(once, name)).toBe(once);
+  });
+});
+
+describe("content: every token and every comment survives", () => {
+  it.each(allSources())("%s", (name, text) => {
+    const before = lexFile({ path: name, text });
+    const after = lexFile({ path: name, text: formatText(text, name) });
+    const words = (images: string[]) => images.map((i) => i.split(/\s+/).filter(Boolean).join(" "));
+    expect(words(after.comments.map((c) => c.image))).toEqual(words(before.comments.map((c) => c.image)));
+    const noCommas = (tokens: typeof before.tokens) => tokens.filter((t) => t.image !== ",").map((t) => t.image);
+    expect(noCommas(after.tokens)).toEqual(noCommas(before.tokens));
+  });
+
+  it("keeps trailing comments on their line", () => {
+    const out = formatText("context c // ctx\nenum E {\n  A, // first\n  B /* second */\n}\n");
+    expect(out).toBe("context c // ctx\n\nenum E {\n  A, // first\n  B /* second */\n}\n");
+  });
+
+  it("keeps comments before a closing brace inside the block", () => {
+    expect(formatText("context c\ntype T {\n  a: int\n  // more later\n}\n")).toBe("context c\n\ntype T {\n  a: int\n  // more later\n}\n");
+  });
+});
+
+/** The manifest without source lines (formatting moves lines; nothing else may change). */
+function manifestOf(sources: ReadonlyArray<readonly [string, string]>): unknown {
+  const result = compileSources(sources.map(([path, text]) => ({ path, text })));
+  expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return JSON.parse(result.manifestText!, (key, value: unknown) => (key === "source" || key === "sources" ? undefined : value));
+}
+
+describe("formatting never changes the manifest", () => {
+  const fixtures = allSources().filter(([name]) => name.endsWith(".in.wow"));
+  it.each(fixtures)("%s", (name, text) => {
+    expect(manifestOf([[name, formatText(text, name)]])).toEqual(manifestOf([[name, text]]));
+  });
+
+  const examples = allSources().filter(([name]) => name.startsWith("examples/"));
+  /** The examples with their layout mangled: no indentation, odd spaces. */
+  const mangled = examples.map(([name, text]) => [name, text
+    .split("\n")
+    .map((line) => line.trimStart())
+    .map((line) => (line.startsWith("/") ? line : line.replace(/: /g, ":").replace(/ = /g, "=").replace(/, (?=[^"]*$)/g, " ,  ")))
+    .join("\n")] as const);
+
+  it("the examples, mangled, format back to their own text and manifest", () => {
+    const formatted = mangled.map(([name, text]) => [name, formatText(text, name)] as const);
+    expect(manifestOf(formatted)).toEqual(manifestOf(examples));
+    expect(formatted.map(([, text]) => text)).toEqual(examples.map(([, text]) => text));
+  });
+});
+
+describe("syntax errors", () => {
+  it("refuses to format a file with syntax errors and returns its diagnostics", () => {
+    const result = formatFile({ path: "broken.wow", text: "context c\naggregate A {\n  command X { a: }\n" });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.diagnostics.map((d) => d.code).every((c) => c.startsWith("WOW1"))).toBe(true);
+  });
+});
