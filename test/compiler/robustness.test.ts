@@ -10,6 +10,8 @@ import type { SourceFile } from "../../compiler/ast.js";
 import { positionOf } from "../../compiler/diagnostics/line-map.js";
 import { formatDiagnostics } from "../../compiler/diagnostics/format.js";
 import { compileSources } from "../../compiler/program/compile.js";
+import { mutateSource } from "../support/mutate-source.js";
+import { mulberry32 } from "../support/random.js";
 
 const dir = new URL("../../examples/eshop/", import.meta.url);
 const originals: SourceFile[] = readdirSync(dir)
@@ -17,59 +19,16 @@ const originals: SourceFile[] = readdirSync(dir)
   .sort()
   .map((path) => ({ path, text: readFileSync(new URL(path, dir), "utf8") }));
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const tokenPattern = /[A-Za-z_][A-Za-z0-9_-]*|"(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\/|\/\/[^\n]*|\s+|./g;
-const junk = ["@", "{", "}", "(", ")", "[", "]", ",", "=", ".", "?", ":", '"', "\\", "/*", "*/", "\u0000", "\uFEFF", "é", "😀", "\r", "\t", "\n", "-", "on", "job", "context", "#"];
-
-function mutate(text: string, random: () => number): string {
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-  const kind = Math.floor(random() * 8);
-  if (kind <= 3) {
-    const tokens = text.match(tokenPattern) ?? [];
-    if (tokens.length === 0) return text;
-    const i = Math.floor(random() * tokens.length);
-    const j = Math.floor(random() * tokens.length);
-    if (kind === 0) tokens.splice(i, 1);
-    else if (kind === 1) tokens.splice(i, 0, tokens[i]);
-    else if (kind === 2) [tokens[i], tokens[j]] = [tokens[j], tokens[i]];
-    else tokens.splice(i, 0, pick(junk));
-    return tokens.join("");
-  }
-  if (kind <= 5) {
-    const lines = text.split("\n");
-    const i = Math.floor(random() * lines.length);
-    const j = Math.floor(random() * lines.length);
-    if (kind === 4) random() < 0.5 ? lines.splice(i, 1) : lines.splice(i, 0, lines[j]);
-    else [lines[i], lines[j]] = [lines[j], lines[i]];
-    return lines.join("\n");
-  }
-  if (kind === 6) return text.slice(0, Math.floor(random() * text.length));
-  const at = Math.floor(random() * text.length);
-  const bytes = Array.from({ length: 1 + Math.floor(random() * 4) }, () => String.fromCharCode(Math.floor(random() * 256))).join("");
-  return text.slice(0, at) + bytes + text.slice(at);
-}
-
 describe("robustness", () => {
   it("survives 2,400 mutated builds", () => {
-    const random = prng(20240601);
+    const random = mulberry32(20240601);
     let withErrors = 0;
     for (let run = 0; run < 2400; run++) {
       const files = originals.map((file) => ({ ...file }));
       const rounds = 1 + Math.floor(random() * 3);
       for (let r = 0; r < rounds; r++) {
         const target = Math.floor(random() * files.length);
-        files[target] = { path: files[target].path, text: mutate(files[target].text, random) };
+        files[target] = { path: files[target].path, text: mutateSource(files[target].text, random) };
       }
       let result;
       try {
@@ -92,10 +51,10 @@ describe("robustness", () => {
   });
 
   it("the CLI exits 0 or 1 on 200 more mutated projects, never 2", async () => {
-    const random = prng(7);
+    const random = mulberry32(7);
     const root = tempDir();
     for (let run = 0; run < 200; run++) {
-      for (const file of originals) writeFileSync(join(root, file.path), random() < 0.7 ? mutate(file.text, random) : file.text);
+      for (const file of originals) writeFileSync(join(root, file.path), random() < 0.7 ? mutateSource(file.text, random) : file.text);
       let stderr = "";
       const code = await runCli(["build", root, "--format", run % 2 === 0 ? "json" : "text"], {
         stdout: () => {},

@@ -4,17 +4,7 @@
 import { CronExpressionParser } from "cron-parser";
 import { describe, expect, it } from "vitest";
 import { CronExpression } from "../../../runtime/cron/index.js";
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { mulberry32 } from "../../support/random.js";
 
 function plainField(random: () => number, low: number, high: number): string {
   const int = (a: number, b: number) => a + Math.floor(random() * (b - a + 1));

@@ -5,21 +5,8 @@
 // A second property checks that nothing earlier matches, by brute force over a short window.
 import { describe, expect, it } from "vitest";
 import { CronExpression } from "../../../runtime/cron/index.js";
+import { intBetween as int, mulberry32, pick, type Random } from "../../support/random.js";
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-type Random = () => number;
-const int = (random: Random, low: number, high: number): number => low + Math.floor(random() * (high - low + 1));
-const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
 
 /** Local date-time fields; `weekday` 1 = Monday … 7 = Sunday (Spring's numbering). */
 interface Local {
