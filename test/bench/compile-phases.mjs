@@ -1,0 +1,81 @@
+// @ts-check
+// The in-process half of `npm run bench:compile`, run by compile.bench.ts in a plain `node` child
+// (no tsx loader: the compiled dist/ modules exactly as `wowc` runs them). Reads the `.wow` files
+// under a directory, warms up, then times lexing, parsing, bind + check and the whole pipeline
+// (`compileSources(…, { manifest: false })`, what `wowc check` runs), each the median of several
+// runs, in CPU time of the process (`process.cpuUsage`, all threads) and in wall time.
+// Usage: node test/bench/compile-phases.mjs <dir> [runs]. Prints one JSON object.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+
+const dist = new URL("../../dist/", import.meta.url);
+const importStart = process.cpuUsage();
+const { lexFile, parseTokens } = await import(new URL("compiler/parse/parse-file.js", dist).href);
+const { compileSources } = await import(new URL("compiler/program/compile.js", dist).href);
+const { bind } = await import(new URL("compiler/binder/bind.js", dist).href);
+const { check } = await import(new URL("compiler/checker/check.js", dist).href);
+const { Reporter } = await import(new URL("compiler/checker/reporter.js", dist).href);
+const importCpuMs = cpuMs(process.cpuUsage(importStart));
+
+const root = process.argv[2];
+const runs = Number(process.argv[3] ?? 7);
+if (root === undefined || !Number.isInteger(runs) || runs < 1) throw new Error("usage: compile-phases.mjs <dir> [runs]");
+
+/** @param {NodeJS.CpuUsage} usage */
+function cpuMs(usage) {
+  return (usage.user + usage.system) / 1000;
+}
+
+/** @param {number[]} values */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** @param {() => unknown} work */
+function time(work) {
+  const cpu = [];
+  const wall = [];
+  for (let r = 0; r < runs; r++) {
+    const startCpu = process.cpuUsage();
+    const start = performance.now();
+    work();
+    wall.push(performance.now() - start);
+    cpu.push(cpuMs(process.cpuUsage(startCpu)));
+  }
+  return { cpuMs: median(cpu), wallMs: median(wall) };
+}
+
+/** @type {{ path: string; text: string }[]} */
+const sources = [];
+/** @param {string} dir */
+function walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path);
+    else if (entry.name.endsWith(".wow")) sources.push({ path: relative(root, path).split(sep).join("/"), text: readFileSync(path, "utf8") });
+  }
+}
+walk(root);
+sources.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)); // as the binder expects
+const bytes = sources.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0);
+
+// Sanity: the project is clean, so every phase does its full work.
+const once = compileSources(sources, { manifest: false });
+/** @type {{ severity: string; message: string }[]} */
+const errors = once.diagnostics.filter((/** @type {{ severity: string }} */ d) => d.severity === "error");
+if (errors.length > 0) throw new Error(`the project has errors: ${errors.slice(0, 3).map((d) => d.message).join("; ")}`);
+
+// Warm up the JIT on the whole pipeline, then measure each phase on its own and the whole.
+for (let w = 0; w < 3; w++) compileSources(sources, { manifest: false });
+const lex = time(() => sources.map(lexFile));
+const lexed = sources.map((file) => ({ file, lexed: lexFile(file) }));
+const parse = time(() => lexed.map(({ file, lexed: l }) => parseTokens(file, l)));
+const asts = lexed.map(({ file, lexed: l }) => parseTokens(file, l).ast);
+const checkPhase = time(() => {
+  const reporter = new Reporter();
+  check(bind(asts, reporter), reporter, { complete: true });
+});
+const total = time(() => compileSources(sources, { manifest: false }));
+
+console.log(JSON.stringify({ files: sources.length, bytes, runs, importCpuMs, lex, parse, check: checkPhase, total }));
