@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { camelCase, docComment, identifier, kebabCase, propertyKey, screamingSnake, stringLiteral } from "../../compiler/emit/escape.js";
+
+describe("escaping helpers", () => {
+  it("identifiers: reserved words and non-identifiers get a `$`, others stay", () => {
+    expect(identifier("productId")).toBe("productId");
+    expect(identifier("class")).toBe("class$");
+    expect(identifier("default")).toBe("default$");
+    expect(identifier("new")).toBe("new$");
+    expect(identifier("delete")).toBe("delete$");
+    expect(identifier("string")).toBe("string$");
+    expect(identifier("order-id")).toBe("order_id$");
+    expect(identifier("9lives")).toBe("_9lives$");
+  });
+
+  it("property keys: identifier names (reserved words too) bare, the rest quoted", () => {
+    expect(propertyKey("class")).toBe("class");
+    expect(propertyKey("eshop-order.OrderPaid")).toBe('"eshop-order.OrderPaid"');
+  });
+
+  it("string literals cannot be ended or interpolated", () => {
+    const hostile = 'a"b\\c`${x}`\n\r\u2028\u2029\u0000é😀';
+    const literal = stringLiteral(hostile);
+    expect(literal).toBe('"a\\"b\\\\c`${x}`\\n\\r\\u2028\\u2029\\u0000\\u00e9\\u{1f600}"');
+    expect(eval(literal)).toBe(hostile);
+  });
+
+  it("doc comments cannot be closed early and keep their lines", () => {
+    expect(docComment(undefined)).toBe("");
+    expect(docComment("one line")).toBe("/** one line */\n");
+    const doc = docComment("first */ evil()\nsecond\u2028third", "  ");
+    expect(doc).toBe("  /**\n   * first *\u2215 evil()\n   * second\n   * third\n   */\n");
+    expect(doc.slice(5, -4)).not.toContain("*/");
+  });
+
+  it("case conversions", () => {
+    expect(camelCase("eshop-order")).toBe("eshopOrder");
+    expect(kebabCase("StockSaga")).toBe("stock-saga");
+    expect(screamingSnake("receive-deliveries")).toBe("RECEIVE_DELIVERIES");
+    expect(screamingSnake("poll-interval")).toBe("POLL_INTERVAL");
+  });
+});

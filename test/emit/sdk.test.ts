@@ -1,0 +1,92 @@
+// The generated SDK: golden output for examples/eshop (UPDATE_GOLDEN=1 refreshes it), determinism,
+// and one strict type-check (TypeScript API) of the SDK + the example's implementation + type-level
+// tests (@ts-expect-error lines, which fail when unused) + the hostile fixture.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ESHOP, generate, readWowSources, REPO, tsFilesUnder, typeCheck, writeFiles } from "./helpers.js";
+import type { EmittedFile } from "../../compiler/emit/emit.js";
+
+const GOLDEN = join(REPO, "test/emit/golden/eshop");
+const FIXTURES = join(REPO, "test/emit/fixtures");
+
+let eshop: EmittedFile[];
+let hostile: EmittedFile[];
+let work: string;
+
+beforeAll(() => {
+  eshop = generate(readWowSources(ESHOP));
+  hostile = generate([{ path: "hostile.wow", text: readFileSync(join(FIXTURES, "hostile.wow"), "utf8") }]);
+  work = mkdtempSync(join(tmpdir(), "wowc-sdk-"));
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("golden output for examples/eshop", () => {
+  it("matches test/emit/golden/eshop (UPDATE_GOLDEN=1 to refresh)", () => {
+    if (process.env.UPDATE_GOLDEN === "1") {
+      rmSync(GOLDEN, { recursive: true, force: true });
+      writeFiles(GOLDEN, eshop);
+    }
+    const golden = tsFilesUnder(GOLDEN).length;
+    expect(golden, "golden files (ts)").toBe(eshop.filter((f) => f.path.endsWith(".ts")).length);
+    for (const file of eshop) expect(file.text, file.path).toBe(readFileSync(join(GOLDEN, file.path), "utf8"));
+  });
+
+  it("is deterministic: same bytes for the sources in any order, no time stamps or versions", () => {
+    const again = generate(readWowSources(ESHOP).reverse());
+    expect(again).toEqual(eshop);
+    for (const file of eshop) {
+      expect(file.text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+      expect(file.text).not.toContain(REPO);
+    }
+  });
+
+  it("imports only wowc/runtime and sibling generated files", () => {
+    for (const file of eshop.filter((f) => f.path.endsWith(".ts"))) {
+      const specifiers = [...file.text.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+      for (const specifier of specifiers) expect(specifier === "wowc/runtime" || specifier.startsWith("./") || specifier.startsWith("../"), `${file.path}: ${specifier}`).toBe(true);
+    }
+  });
+});
+
+describe("the hostile fixture", () => {
+  it("escapes docs, quotes, backticks and ${ and quotes nothing into code", () => {
+    const all = hostile.map((f) => f.text).join("\n");
+    // The star-slash look-alike is in the source; a real `*/` inside a doc would end the comment.
+    for (const file of hostile.filter((f) => f.path.endsWith(".ts"))) {
+      for (const comment of file.text.match(/\/\*\*[\s\S]*?\*\//g) ?? []) {
+        expect(comment.slice(3, -2)).not.toContain("*/");
+        expect(comment).not.toContain("\u2028");
+      }
+      // Outside comments and string literals, no fragment of the docs appears.
+      const code = file.text.replace(/\/\*\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "").replace(/"(?:[^"\\]|\\.)*"/g, '""');
+      expect(code).not.toContain("${");
+      expect(code).not.toContain("`");
+      expect(code).not.toContain("evil");
+    }
+    expect(all).toContain("readonly class: string;");
+    expect(all).toContain("default$: string, delete$: number");
+    expect(all).toContain("body: { default: default$, delete: delete$, weird }");
+  });
+});
+
+describe("tsc --noEmit --strict", () => {
+  it("accepts the SDK, the example's implementation and the hostile SDK, and every @ts-expect-error is used", () => {
+    writeFiles(join(ESHOP, "generated"), eshop);
+    writeFiles(join(work, "eshop/generated"), eshop);
+    mkdirSync(join(work, "eshop/tests"), { recursive: true });
+    copyFileSync(join(FIXTURES, "eshop-type-errors.ts.txt"), join(work, "eshop/tests/type-errors.ts"));
+    writeFiles(join(work, "hostile/generated"), hostile);
+    mkdirSync(join(work, "hostile/tests"), { recursive: true });
+    writeFileSync(join(work, "hostile/tests/type-errors.ts"), readFileSync(join(FIXTURES, "hostile-type-errors.ts.txt"), "utf8"));
+    const roots = [
+      ...tsFilesUnder(join(ESHOP, "generated")),
+      ...tsFilesUnder(join(ESHOP, "src")),
+      ...tsFilesUnder(join(work, "eshop")),
+      ...tsFilesUnder(join(work, "hostile")),
+    ];
+    expect(typeCheck(roots).map((line) => line.replace(work, "<tmp>"))).toEqual([]);
+  });
+});
