@@ -34,7 +34,7 @@ const validators = new WeakMap<object, ValidateFunction>();
 function validatorFor(schema: object): ValidateFunction {
   let validate = validators.get(schema);
   if (validate === undefined) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
     addFormats.default(ajv);
     validate = ajv.compile(schema);
     validators.set(schema, validate);

@@ -1,0 +1,90 @@
+// The runtime config loader against the schema, defaults and environment table generated for examples/eshop.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configDefaults, configSchema, environmentEntries } from "../../compiler/emit/config-view.js";
+import type { ProgramModel } from "../../compiler/model.js";
+import { compileSources } from "../../compiler/program/compile.js";
+import { loadWowConfig, WowConfigError, type ConfigProblem, type WowConfig } from "../../runtime/index.js";
+import { ESHOP, readWowSources } from "../emit/helpers.js";
+
+let model: ProgramModel;
+let dir: string;
+let schema: object;
+let defaults: WowConfig;
+let environment: Record<string, readonly string[]>;
+
+beforeAll(() => {
+  model = compileSources(readWowSources(ESHOP), { manifest: false }).model;
+  schema = configSchema(model);
+  defaults = configDefaults(model) as WowConfig;
+  environment = Object.fromEntries(environmentEntries(model).map((e) => [e.variable, e.path]));
+  dir = mkdtempSync(join(tmpdir(), "wowc-config-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function load(file: unknown, env: Record<string, string> = {}): WowConfig {
+  writeFileSync(join(dir, "wow.config.json"), JSON.stringify(file));
+  return loadWowConfig({ schema, defaults, environment, cwd: dir, env });
+}
+
+function problems(file: unknown, env: Record<string, string> = {}): ConfigProblem[] {
+  try {
+    load(file, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(WowConfigError);
+    return [...(error as WowConfigError).problems];
+  }
+  throw new Error("expected a WowConfigError");
+}
+
+describe("loadWowConfig", () => {
+  it("loads a valid file over the declared defaults", () => {
+    const config = load({ $schema: "./generated/wow.config.schema.json", wow: { schedules: { "receive-deliveries": { expression: "0 30 5 * * MON-FRI", zone: "Europe/Paris" } }, timers: { "max-attempts": 3 } } });
+    expect(config.wow.schedules["receive-deliveries"]).toEqual({ expression: "0 30 5 * * MON-FRI", zone: "Europe/Paris", misfire: "COALESCE", enabled: true });
+    expect(config.wow.timers).toEqual({ "poll-interval": "1s", "max-attempts": 3 });
+  });
+
+  it("uses the defaults when there is no file", () => {
+    rmSync(join(dir, "wow.config.json"), { force: true });
+    expect(loadWowConfig({ schema, defaults, environment, cwd: dir, env: {} })).toEqual(defaults);
+  });
+
+  it("an unknown job name is an error at its path, naming the declared jobs", () => {
+    const found = problems({ wow: { schedules: { "receive-delivery": { enabled: false } } } });
+    expect(found.map((p) => p.path)).toEqual(["/wow/schedules/receive-delivery"]);
+    expect(found[0].message).toContain("receive-deliveries");
+  });
+
+  it("a five-field expression is an error at its path", () => {
+    expect(problems({ wow: { schedules: { "receive-deliveries": { expression: "0 6 * * *" } } } }).map((p) => p.path)).toEqual(["/wow/schedules/receive-deliveries/expression"]);
+  });
+
+  it("a six-field expression the cron engine refuses, and an unknown zone, are errors at their paths", () => {
+    const found = problems({ wow: { schedules: { "receive-deliveries": { expression: "0 0 25 * * *", zone: "Mars/Olympus" } } } });
+    expect(found.map((p) => p.path).sort()).toEqual(["/wow/schedules/receive-deliveries/expression", "/wow/schedules/receive-deliveries/zone"]);
+  });
+
+  it("a negative max-attempts is an error at its path; every problem is reported at once", () => {
+    const found = problems({ wow: { timers: { "max-attempts": -1, "poll-intervall": "1s" }, schedules: { "receive-deliveries": { misfire: "SOMETIMES" } } } });
+    expect(found.map((p) => p.path).sort()).toEqual(["/wow/schedules/receive-deliveries/misfire", "/wow/timers/max-attempts", "/wow/timers/poll-intervall"]);
+    try {
+      load({ wow: { timers: { "max-attempts": -1 } } });
+    } catch (error) {
+      expect((error as Error).message).toContain("/wow/timers/max-attempts: must be >= 1 (wow.config.json)");
+    }
+  });
+
+  it("environment variables override the file, and their problems name the variable", () => {
+    const config = load({ wow: { timers: { "poll-interval": "5s" } } }, { WOW_TIMERS__POLL_INTERVAL: "250ms", WOW_SCHEDULES__RECEIVE_DELIVERIES__ENABLED: "false", WOW_TIMERS__MAX_ATTEMPTS: "4" });
+    expect(config.wow.timers).toEqual({ "poll-interval": "250ms", "max-attempts": 4 });
+    expect(config.wow.schedules["receive-deliveries"].enabled).toBe(false);
+    const found = problems({}, { WOW_SCHEDULES__RECEIVE_DELIVERIES__ZONE: "Nowhere/Land" });
+    expect(found).toEqual([expect.objectContaining({ path: "/wow/schedules/receive-deliveries/zone", source: "WOW_SCHEDULES__RECEIVE_DELIVERIES__ZONE" })]);
+  });
+
+  it("a bad poll-interval is caught by the duration parser", () => {
+    expect(problems({ wow: { timers: { "poll-interval": "soon" } } }).map((p) => p.path)).toEqual(["/wow/timers/poll-interval"]);
+  });
+});
