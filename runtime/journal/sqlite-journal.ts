@@ -25,21 +25,16 @@ export interface SqliteJournalOptions {
   readonly busyTimeout?: number;
   /** SQLite page cache per connection, in MB (default 64). */
   readonly cacheMb?: number;
+  /**
+   * WAL pages after which a commit checkpoints the WAL into the database file (default 10,000 ≈ 40 MB;
+   * SQLite's own default is 1,000). A checkpoint syncs both files and writes each page once however
+   * often it was re-written, so fewer, larger checkpoints cost much less on a busy timer table.
+   */
+  readonly walAutocheckpoint?: number;
 }
 
-interface TimerRecord {
-  id: string;
-  owner: string;
-  key: string;
-  spec: string;
-  slot: number;
-  due: number;
-  fire_at: number;
-  status: number;
-  attempts: number;
-  last_error: string | null;
-  parked_at: number | null;
-}
+/** A timer row as read (raw, in `TIMER_COLUMNS` order: no per-row object keyed by column name). */
+type TimerRecord = [id: string, spec: string, key: string, slot: number, due: number, fireAt: number, status: number, attempts: number, lastError: string | null, parkedAt: number | null];
 
 interface TimerSpecData {
   owner: AggregateRef;
@@ -49,7 +44,7 @@ interface TimerSpecData {
   causation: Causation;
 }
 
-const TIMER_COLUMNS = "id, owner, key, spec, slot, due, fire_at, status, attempts, last_error, parked_at";
+const TIMER_COLUMNS = "id, spec, key, slot, due, fire_at, status, attempts, last_error, parked_at";
 
 /** The embedded default journal: one SQLite file (WAL), schema created and versioned by the runtime. */
 export class SqliteJournal implements Journal {
@@ -67,6 +62,7 @@ export class SqliteJournal implements Journal {
     this.db.pragma(`busy_timeout = ${options.busyTimeout ?? 5000}`);
     this.db.pragma(`cache_size = -${options.cacheMb ?? 64}000`);
     this.db.pragma("temp_store = MEMORY");
+    this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpoint ?? 10_000}`);
     this.schemaVersion = migrate(this.db);
     const db = this.db;
     this.stmt = {
@@ -86,26 +82,28 @@ export class SqliteJournal implements Journal {
       ),
       deleteTimerByKey: db.prepare("DELETE FROM wow_timers WHERE owner = ? AND key = ?"),
       deleteTimersOf: db.prepare("DELETE FROM wow_timers WHERE owner = ?"),
-      claim: db.prepare<{ now: number; limit: number; leaseUntil: number; owner: string }, TimerRecord>(
-        `UPDATE wow_timers SET fire_at = @leaseUntil, lease_owner = @owner
-         WHERE id IN (SELECT id FROM wow_timers WHERE status = 0 AND fire_at <= @now ORDER BY fire_at LIMIT @limit)
-         RETURNING ${TIMER_COLUMNS}`,
-      ),
+      claim: db
+        .prepare<[number, number, number], TimerRecord>(
+          `UPDATE wow_timers SET fire_at = ?
+           WHERE rowid IN (SELECT rowid FROM wow_timers WHERE status = 0 AND fire_at <= ? ORDER BY fire_at LIMIT ?)
+           RETURNING ${TIMER_COLUMNS}`,
+        )
+        .raw(),
       nextFireAt: db.prepare<[], { at: number | null }>("SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0"),
       settleDone: db.prepare("DELETE FROM wow_timers WHERE id = ? AND slot = ? AND status = 0"),
       settleNext: db.prepare(
-        "UPDATE wow_timers SET slot = ?, due = ?, fire_at = ?, attempts = 0, last_error = NULL, lease_owner = NULL WHERE id = ? AND slot = ? AND status = 0",
+        "UPDATE wow_timers SET slot = ?, due = ?, fire_at = ?, attempts = 0, last_error = NULL WHERE id = ? AND slot = ? AND status = 0",
       ),
       settleRetry: db.prepare(
-        "UPDATE wow_timers SET attempts = ?, fire_at = ?, last_error = ?, lease_owner = NULL WHERE id = ? AND slot = ? AND status = 0",
+        "UPDATE wow_timers SET attempts = ?, fire_at = ?, last_error = ? WHERE id = ? AND slot = ? AND status = 0",
       ),
       settlePark: db.prepare(
-        "UPDATE wow_timers SET status = 1, attempts = ?, last_error = ?, parked_at = ?, lease_owner = NULL WHERE id = ? AND slot = ? AND status = 0",
+        "UPDATE wow_timers SET status = 1, attempts = ?, last_error = ?, parked_at = ? WHERE id = ? AND slot = ? AND status = 0",
       ),
-      timer: db.prepare<[string], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE id = ?`),
-      timersOf: db.prepare<[string], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE owner = ? ORDER BY key`),
-      parked: db.prepare<[number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 1 ORDER BY parked_at, id LIMIT ?`),
-      redrive: db.prepare("UPDATE wow_timers SET status = 0, attempts = 0, fire_at = ?, parked_at = NULL, lease_owner = NULL WHERE id = ? AND status = 1"),
+      timer: db.prepare<[string], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE id = ?`).raw(),
+      timersOf: db.prepare<[string], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE owner = ? ORDER BY key`).raw(),
+      parked: db.prepare<[number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 1 ORDER BY parked_at, id LIMIT ?`).raw(),
+      redrive: db.prepare("UPDATE wow_timers SET status = 0, attempts = 0, fire_at = ?, parked_at = NULL WHERE id = ? AND status = 1"),
     };
     this.groupTx = db.transaction((run: () => void) => run());
     this.settleTx = db.transaction((settlements: readonly TimerSettlement[]) => {
@@ -170,9 +168,10 @@ export class SqliteJournal implements Journal {
     return this.stmt.readAll.all(after, limit).map(toEvent);
   }
 
-  async claimDue(now: number, limit: number, leaseUntil: number, owner: string): Promise<TimerRow[]> {
+  /** The lease is the new fireAt alone (`owner` is not stored: no reader needs it, and it would grow every claimed row). */
+  async claimDue(now: number, limit: number, leaseUntil: number): Promise<TimerRow[]> {
     return this.stmt.claim
-      .all({ now, limit, leaseUntil, owner })
+      .all(leaseUntil, now, limit)
       .map(toTimer)
       .sort((a, b) => a.due - b.due);
   }
@@ -272,22 +271,22 @@ function toEvent(row: { position: number; data: string }): EventMessage {
   return { ...(JSON.parse(row.data) as EventMessage), position: row.position };
 }
 
-function toTimer(row: TimerRecord): TimerRow {
-  const spec = JSON.parse(row.spec) as TimerSpecData;
+function toTimer([id, specJson, key, slot, due, fireAt, status, attempts, lastError, parkedAt]: TimerRecord): TimerRow {
+  const spec = JSON.parse(specJson) as TimerSpecData;
   return {
-    id: row.id,
+    id,
     owner: spec.owner,
-    key: row.key,
+    key,
     rule: spec.rule,
     command: spec.command,
     target: spec.target,
     causation: spec.causation,
-    slot: row.slot,
-    due: row.due,
-    status: row.status === 1 ? "parked" : "pending",
-    fireAt: row.fire_at,
-    attempts: row.attempts,
-    ...(row.last_error === null ? {} : { lastError: row.last_error }),
-    ...(row.parked_at === null ? {} : { parkedAt: row.parked_at }),
+    slot,
+    due,
+    status: status === 1 ? "parked" : "pending",
+    fireAt,
+    attempts,
+    ...(lastError === null ? {} : { lastError }),
+    ...(parkedAt === null ? {} : { parkedAt }),
   };
 }

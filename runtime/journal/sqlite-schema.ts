@@ -1,6 +1,11 @@
 import type Database from "better-sqlite3";
 
-/** Schema migrations, in order; the database records the last applied in `wow_meta.schema_version`. */
+/**
+ * Schema migrations, in order; the database records the last applied in `wow_meta.schema_version`.
+ * Nothing is released yet, so version 1 is edited in place rather than migrated (a journal from an
+ * earlier development build must be recreated). Changes to it so far: `wow_timers.lease_owner` is
+ * gone (a claim's lease is its `fire_at`; nothing read the owner, and writing it grew every claimed row).
+ */
 export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
   {
     version: 1,
@@ -37,8 +42,7 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
         status INTEGER NOT NULL DEFAULT 0,
         attempts INTEGER NOT NULL DEFAULT 0,
         last_error TEXT,
-        parked_at INTEGER,
-        lease_owner TEXT
+        parked_at INTEGER
       );
       CREATE UNIQUE INDEX wow_timers_owner_key ON wow_timers (owner, key);
       CREATE INDEX wow_timers_pending ON wow_timers (fire_at) WHERE status = 0;

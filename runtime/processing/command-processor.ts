@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { DuplicateRequestError, VersionConflictError, type Journal } from "../journal/journal.js";
 import type { CommandResult } from "../model/command-result.js";
@@ -12,6 +11,7 @@ import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.
 import { buildCommit } from "./commit-builder.js";
 import { AggregateRegistry, type CommandRoute } from "./registry.js";
 import { ScopeRecorder } from "./scope-recorder.js";
+import { timeOrderedId } from "./time-ordered-id.js";
 
 export interface CommandProcessorOptions {
   readonly journal: Journal;
@@ -21,6 +21,7 @@ export interface CommandProcessorOptions {
   readonly services?: Services;
   /** Retries of a command whose append hit a version conflict (default 5). */
   readonly maxConflictRetries?: number;
+  /** Event (and timer) ids; default time-ordered UUIDs (v7). */
   readonly newId?: () => string;
   readonly cronNext?: CronNext;
 }
@@ -48,7 +49,7 @@ export class CommandProcessor {
     this.clock = options.clock;
     this.services = options.services ?? {};
     this.maxConflictRetries = options.maxConflictRetries ?? 5;
-    this.newId = options.newId ?? randomUUID;
+    this.newId = options.newId ?? (() => timeOrderedId());
     this.cronNext = options.cronNext ?? defaultCronNext;
   }
 

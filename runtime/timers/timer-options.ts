@@ -14,7 +14,10 @@ export interface TimerOptions {
   readonly lease?: DurationInput;
   /** A cron slot later than this is misfired: COALESCE then runs only the latest missed slot (default 60 s, as Quartz). */
   readonly misfireThreshold?: DurationInput;
-  /** Deliveries of one batch in flight at once; their commits share transactions on SQLite (default 32). */
+  /**
+   * Deliveries of one batch in flight at once (default: the batch size). Their commits share one
+   * transaction on SQLite, so a whole batch commits at once; deliveries to the same aggregate go in turn.
+   */
   readonly concurrency?: number;
 }
 
@@ -35,7 +38,7 @@ export const TIMER_DEFAULTS: ResolvedTimerOptions = {
   backoff: { initial: 1_000, factor: 2, max: 600_000 },
   lease: 30_000,
   misfireThreshold: 60_000,
-  concurrency: 32,
+  concurrency: 500,
 };
 
 export function resolveTimerOptions(options: TimerOptions = {}): ResolvedTimerOptions {
@@ -55,6 +58,6 @@ export function resolveTimerOptions(options: TimerOptions = {}): ResolvedTimerOp
     },
     lease: options.lease === undefined ? d.lease : parseDuration(options.lease),
     misfireThreshold: options.misfireThreshold === undefined ? d.misfireThreshold : parseDuration(options.misfireThreshold),
-    concurrency: positive("concurrency", options.concurrency ?? d.concurrency),
+    concurrency: positive("concurrency", options.concurrency ?? options.batchSize ?? d.concurrency),
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Journal, TimerRow, TimerSettlement } from "../journal/journal.js";
+import { refKey } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { CommandSender } from "../processing/command-processor.js";
@@ -102,14 +103,16 @@ export class TimerService {
     const rows = await this.journal.claimDue(now, this.options.batchSize, now + this.options.lease, this.owner);
     if (rows.length === 0) return 0;
     const settlements = new Array<TimerSettlement>(rows.length);
+    const chains = chainsByTarget(rows);
     let next = 0;
+    // A chain's deliveries go one after another (they would conflict on their aggregate's version);
+    // chains run side by side, so their commits share the journal's group transactions.
     const worker = async () => {
-      while (next < rows.length) {
-        const index = next++;
-        settlements[index] = await this.deliver(rows[index]!);
+      while (next < chains.length) {
+        for (const index of chains[next++]!) settlements[index] = await this.deliver(rows[index]!);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, rows.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, chains.length) }, worker));
     await this.journal.settle(settlements);
     return rows.length;
   }
@@ -175,6 +178,18 @@ export class TimerService {
         : { id: row.id, slot: row.slot, outcome: { kind: "retry", attempts, error: message, fireAt: at + backoffDelay(attempts, this.options.backoff) } };
     }
   }
+}
+
+/** Indexes of `rows` grouped by target aggregate, each group in claim order (earliest due first). */
+function chainsByTarget(rows: readonly TimerRow[]): number[][] {
+  const byTarget = new Map<string, number[]>();
+  rows.forEach((row, index) => {
+    const key = refKey(row.target);
+    const chain = byTarget.get(key);
+    if (chain) chain.push(index);
+    else byTarget.set(key, [index]);
+  });
+  return [...byTarget.values()];
 }
 
 function describe(error: unknown): string {

@@ -6,7 +6,8 @@
 // batched transactions. Each measurement runs in its own child process (clean heap).
 // Prints a table, then (last line) one JSON object.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,8 @@ const SPREAD_MS = Number(process.env.WOW_BENCH_SPREAD_MS ?? 4_000);
 const POLL_MS = 1_000;
 const BATCH = Number(process.env.WOW_BENCH_BATCH ?? 1_000);
 const SELF = fileURLToPath(import.meta.url);
+/** A path: the delivery phase (not the seeding) is CPU-profiled into it (a `.cpuprofile`). */
+const CPU_PROFILE = process.env.WOW_BENCH_CPU_PROFILE;
 
 interface PhaseResult {
   pending: number;
@@ -29,6 +32,8 @@ interface PhaseResult {
   seed_s: number;
   decided_per_s: number;
   busy_per_s: number;
+  /** Process CPU time (user + system) per delivery: comparable across runs on a loaded machine. */
+  cpu_us_per_delivery: number;
   lateness_p50_ms: number;
   lateness_p99_ms: number;
   lateness_max_ms: number;
@@ -116,8 +121,12 @@ async function phase(pending: number): Promise<PhaseResult> {
         busy += performance.now() - t0;
       }
     };
+    const profiler = CPU_PROFILE ? await startProfile() : undefined;
+    const cpu0 = process.cpuUsage();
     host.start();
     await finished;
+    const cpu = process.cpuUsage(cpu0);
+    if (profiler) writeFileSync(CPU_PROFILE!, JSON.stringify(await profiler()));
     clearInterval(sampler);
     sample();
     await host.stop();
@@ -131,6 +140,7 @@ async function phase(pending: number): Promise<PhaseResult> {
       seed_s: Math.round(seedSeconds * 10) / 10,
       decided_per_s: Math.round(DUE / ((lastAt - base) / 1000)),
       busy_per_s: Math.round(DUE / (busy / 1000)),
+      cpu_us_per_delivery: Math.round(((cpu.user + cpu.system) / DUE) * 10) / 10,
       lateness_p50_ms: Math.round(percentile(sorted, 50)),
       lateness_p99_ms: Math.round(percentile(sorted, 99)),
       lateness_max_ms: Math.round(sorted[sorted.length - 1]!),
@@ -141,6 +151,19 @@ async function phase(pending: number): Promise<PhaseResult> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Starts the V8 CPU profiler in this process; the returned function stops it and gives the profile. */
+async function startProfile(): Promise<() => Promise<object>> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return async () => {
+    const { profile } = await session.post("Profiler.stop");
+    session.disconnect();
+    return profile;
+  };
 }
 
 /** The ceiling: the same number of plain rows inserted, then deleted, in batched transactions (same pragmas). */
@@ -199,6 +222,7 @@ async function main(): Promise<void> {
     ["decided", small.decided, large.decided],
     ["decided deliveries/s (wall, first due → last decided)", small.decided_per_s, large.decided_per_s],
     ["deliveries/s of poller busy time", small.busy_per_s, large.busy_per_s],
+    ["process CPU per delivery (µs)", small.cpu_us_per_delivery, large.cpu_us_per_delivery],
     ["lateness p50 (ms)", small.lateness_p50_ms, large.lateness_p50_ms],
     ["lateness p99 (ms)", small.lateness_p99_ms, large.lateness_p99_ms],
     ["lateness max (ms)", small.lateness_max_ms, large.lateness_max_ms],
@@ -211,6 +235,7 @@ async function main(): Promise<void> {
   const result = {
     decided_per_s: small.decided_per_s,
     busy_per_s: small.busy_per_s,
+    cpu_us_per_delivery: small.cpu_us_per_delivery,
     lateness_p50_ms: small.lateness_p50_ms,
     lateness_p99_ms: small.lateness_p99_ms,
     lateness_max_ms: small.lateness_max_ms,
