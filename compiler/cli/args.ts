@@ -14,6 +14,8 @@ export interface CliArgs {
   readonly version: boolean;
   /** `wowc build --watch`: rebuild on every change until interrupted. */
   readonly watch: boolean;
+  /** `wowc build --check`: write nothing, exit 1 listing the generated files that are out of date. */
+  readonly check?: boolean;
   /** For the tool commands (`cron`, `fmt`, `diff`, `init`): everything after the command, untouched. */
   readonly rest: readonly string[];
 }
@@ -35,6 +37,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   let help = false;
   let version = false;
   let watch = false;
+  let check = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: argv.slice(i) };
@@ -75,6 +78,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "-w":
         watch = true;
         break;
+      case "--check":
+        check = true;
+        break;
       case "--color":
         color = true;
         break;
@@ -96,7 +102,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: [] };
   if (watch && command !== "build") throw new UsageError("--watch goes with `wowc build`: wowc build --watch [dir].");
-  return { ...(command === undefined ? {} : { command }), dir: dir ?? ".", ...(out === undefined ? {} : { out }), format, warnAsError, stats, ...(color === undefined ? {} : { color }), help, version, watch, rest: [] };
+  if (check && command !== "build") throw new UsageError("--check goes with `wowc build`: wowc build --check [dir].");
+  return { ...(check ? { check } : {}), ...(command === undefined ? {} : { command }), dir: dir ?? ".", ...(out === undefined ? {} : { out }), format, warnAsError, stats, ...(color === undefined ? {} : { color }), help, version, watch, rest: [] };
 }
 
 export const helpText = `wowc — compile .wow sources (contexts, aggregates, commands, events, sagas, scheduled jobs)
@@ -105,6 +112,7 @@ Usage:
   wowc build [dir] [--out <dir>]   check the sources under dir (default .) and write <out>/wow-manifest.json
                                    (default out: <dir>/generated; written only when its content changed)
   wowc build --watch [dir]         rebuild on every change of a .wow file or wow.config.json (Ctrl-C stops)
+  wowc build --check [dir]         write nothing; exit 1 listing the generated files that are out of date
   wowc check [dir]                 run the same checks, write nothing
   wowc fmt [paths…] [--check]      format .wow files (--check: list unformatted files, exit 1)
   wowc diff <old> <new>            classify the changes between two manifests (wowc diff --help)

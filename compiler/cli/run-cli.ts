@@ -2,7 +2,7 @@
 // 0 no errors · 1 the sources have errors · 2 usage or internal error (WOW9999, no stack trace
 // unless WOWC_DEBUG=1). Heavy modules (parser, checker) are imported only when a command needs them.
 import { readFileSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import { helpText, parseArgs, toolCommands, UsageError, type CliArgs, type Command } from "./args.js";
 import type { PhaseName, PhaseTiming } from "../program/phases.js";
 
@@ -67,6 +67,7 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
     root,
     ...(args.out === undefined ? {} : { outDir: resolve(io.cwd, args.out) }),
     write: args.command === "build",
+    check: args.check === true,
     warnAsError: args.warnAsError,
     ...(io.onPhase === undefined ? {} : { onPhase: io.onPhase }),
   });
@@ -85,9 +86,21 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
   }
   const files = `${result.sourceCount} file${result.sourceCount === 1 ? "" : "s"}`;
   if (args.command === "check") say(`Checked ${files} in ${ms} ms.\n`);
-  else {
-    const path = relativeToCwd(result.manifestPath, io.cwd);
-    say(result.wrote ? `Wrote ${path} (from ${files}) in ${ms} ms.\n` : `${path} is up to date (from ${files}); checked in ${ms} ms.\n`);
+  else if (args.check === true) {
+    const out = relativeToCwd(dirname(result.manifestPath), io.cwd);
+    const stale = [...result.output.changed.map((p) => `  ${out}/${p}`), ...result.output.removed.map((p) => `  ${out}/${p} (no longer generated)`)];
+    if (stale.length > 0) {
+      say(`${stale.length} generated file${stale.length === 1 ? " is" : "s are"} out of date; run \`wowc build\`:\n${stale.join("\n")}\n`);
+      return EXIT_SOURCE_ERRORS;
+    }
+    say(`Generated files in ${out} are up to date (from ${files}); checked in ${ms} ms.\n`);
+  } else {
+    const { changed, removed } = result.output;
+    const out = relativeToCwd(dirname(result.manifestPath), io.cwd);
+    const deleted = removed.length > 0 ? `, deleted ${removed.length} stale` : "";
+    say(changed.length + removed.length === 0
+      ? `${out} is up to date (from ${files}); checked in ${ms} ms.\n`
+      : `Wrote ${changed.length} file${changed.length === 1 ? "" : "s"} to ${out}${deleted} (from ${files}) in ${ms} ms.\n`);
   }
   return EXIT_OK;
 }

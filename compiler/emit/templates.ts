@@ -2,11 +2,18 @@
 // process with `noEscape`: the view models hold only escaped fragments (see escape.ts), so the
 // templates interpolate them as they are.
 import { existsSync, readFileSync } from "node:fs";
-import Handlebars from "handlebars";
+import { createRequire } from "node:module";
+import type HandlebarsModule from "handlebars";
 
 export type TemplateName = "sdk" | "types" | "aggregate" | "saga" | "context-index" | "index" | "config";
 
 const compiled = new Map<TemplateName, HandlebarsTemplateDelegate>();
+let handlebars: typeof HandlebarsModule | undefined;
+
+/** Loaded on first use, so that `wowc check` never pays for it. */
+function loadHandlebars(): typeof HandlebarsModule {
+  return (handlebars ??= createRequire(import.meta.url)("handlebars") as typeof HandlebarsModule);
+}
 let directory: URL | undefined;
 
 /** templates/ next to compiler/ (sources) or above dist/compiler/ (the published package). */
@@ -25,7 +32,7 @@ export function render(name: TemplateName, view: object): string {
   let template = compiled.get(name);
   if (template === undefined) {
     const text = readFileSync(new URL(`${name}.ts.hbs`, templatesDirectory()), "utf8");
-    template = Handlebars.compile(text, { noEscape: true, strict: true });
+    template = loadHandlebars().compile(text, { noEscape: true, strict: true });
     compiled.set(name, template);
   }
   return template(view);

@@ -1,9 +1,11 @@
 // A build on disk: find and read the sources under a root, compile them, and (for `wowc build`)
-// write `<out>/wow-manifest.json` when it has no errors and its content changed.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// when there are no errors write `<out>/wow-manifest.json` and the generated SDK, each file only
+// when its content changed (`--check`: write nothing, report what is out of date).
 import { join, relative, resolve, sep } from "node:path";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
+import { emitSdk, type EmittedFile } from "../emit/emit.js";
+import { writeOutput, type OutputResult } from "../emit/write-output.js";
 import { MANIFEST_FILE_NAME } from "../manifest/types.js";
 import { compileSources, type CompileOptions, type CompileResult } from "./compile.js";
 import { Phases } from "./phases.js";
@@ -20,6 +22,8 @@ export interface BuildOptions extends CompileOptions {
   readonly files?: readonly string[];
   /** Report warnings as errors (and then write nothing). */
   readonly warnAsError?: boolean;
+  /** `wowc build --check`: generate, compare with the output directory, write nothing. */
+  readonly check?: boolean;
 }
 
 export interface BuildResult extends Omit<CompileResult, "diagnostics"> {
@@ -28,6 +32,8 @@ export interface BuildResult extends Omit<CompileResult, "diagnostics"> {
   readonly manifestPath: string;
   /** True when the manifest file was (re)written; false when unchanged, not built or not asked for. */
   readonly wrote: boolean;
+  /** Generated files (relative to the output directory) written — with `check`, out of date — and stale ones deleted (would be). */
+  readonly output: OutputResult;
   /** The number of source files. */
   readonly sourceCount: number;
 }
@@ -44,34 +50,24 @@ export function build(options: BuildOptions): BuildResult {
   const result = compileSources(loaded.files, { ...options, manifest: options.manifest ?? options.write }, phases);
   const all = [...loaded.diagnostics, ...result.diagnostics];
   const diagnostics = sortDiagnostics(options.warnAsError === true ? all.map(asError) : all);
-  let wrote = false;
+  let output: OutputResult = { changed: [], removed: [] };
   if (options.write && result.manifestText !== undefined && !diagnostics.some((d) => d.severity === "error")) {
-    const text = result.manifestText;
+    const manifest: EmittedFile = { path: MANIFEST_FILE_NAME, text: result.manifestText };
+    const files = phases.run("emit", () => [manifest, ...emitSdk(result.model)]);
     phases.run("write", () => {
       try {
-        if (readIfExists(manifestPath) !== text) {
-          mkdirSync(outDir, { recursive: true });
-          writeFileSync(manifestPath, text);
-          wrote = true;
-        }
+        output = writeOutput(outDir, files, { check: options.check === true });
       } catch (error) {
-        diagnostics.push(createDiagnostic("WOW6003", { path: displayPath(manifestPath), reason: reasonOf(error) }));
+        diagnostics.push(createDiagnostic("WOW6003", { path: displayPath(outDir), reason: reasonOf(error) }));
       }
     });
   }
-  return { ...result, diagnostics, manifestPath, wrote, sourceCount: loaded.files.length, timings: phases.timings };
+  const wrote = options.check !== true && output.changed.includes(MANIFEST_FILE_NAME);
+  return { ...result, diagnostics, manifestPath, wrote, output, sourceCount: loaded.files.length, timings: phases.timings };
 }
 
 function asError(diagnostic: Diagnostic): Diagnostic {
   return diagnostic.severity === "error" ? diagnostic : { ...diagnostic, severity: "error" };
-}
-
-function readIfExists(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
 }
 
 /** A path as the user would type it: relative to the working directory when inside it. */

@@ -1,7 +1,7 @@
 // Named, timed phases (TypeSpec-style): `wowc --stats` prints them, the bench reads them, and tests
 // hook `onPhase` to inject a fault.
 
-export type PhaseName = "load" | "parse" | "bind" | "check" | "manifest" | "write";
+export type PhaseName = "load" | "parse" | "bind" | "check" | "manifest" | "emit" | "write";
 
 export interface PhaseTiming {
   readonly phase: PhaseName;
