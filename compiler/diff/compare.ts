@@ -1,0 +1,241 @@
+// Comparing two manifests element by element. Elements are matched by name; a removed element and
+// an added one of the same shape under the same parent are reported as one rename. Inside a removed
+// or renamed element nothing more is reported (the one change says it all). Docs and source lines
+// are not compared.
+import type {
+  Manifest,
+  ManifestAggregate,
+  ManifestCommand,
+  ManifestContext,
+  ManifestEvent,
+  ManifestField,
+  ManifestJob,
+  ManifestSaga,
+  ManifestServiceParameter,
+  ManifestTypeRef,
+} from "../manifest/types.js";
+import type { Change } from "./change.js";
+import { rules, type RuleId } from "./rules.js";
+
+type Named = { readonly source?: string };
+type Emit = (rule: RuleId, element: string, message: string, at: Named | undefined, side?: "previous" | "current") => void;
+
+/** Every change from `previous` to `current`, unsorted and not yet accepted. */
+export function compareManifests(previous: Manifest, current: Manifest): Change[] {
+  const changes: Change[] = [];
+  let context = "";
+  const emit: Emit = (rule, element, message, at, side = "current") => {
+    changes.push({ rule, category: rules[rule].category, context, element, message, ...(at?.source === undefined ? {} : { source: at.source }), side, accepted: false });
+  };
+  const contextSource = (c: ManifestContext): Named => (c.sources[0] === undefined ? {} : { source: `${c.sources[0]}:1` });
+  matchRecords(previous.contexts, current.contexts, sameContextShape, {
+    removed: (c) => ((context = c.name), emit("CONTEXT_NO_DELETE", c.name, `Context ${c.name} was removed.`, contextSource(c), "previous")),
+    renamed: (a, b) => ((context = b.name), emit("CONTEXT_NO_RENAME", a.name, `Context ${a.name} was renamed to ${b.name}.`, contextSource(b))),
+    added: (c) => ((context = c.name), emit("CONTEXT_ADDED", c.name, `Context ${c.name} was added.`, contextSource(c))),
+    both: (a, b) => {
+      context = b.name;
+      compareContext(a, b, emit);
+    },
+  });
+  return changes;
+}
+
+interface Matchers<T> {
+  removed(a: T): void;
+  renamed(a: T, b: T): void;
+  added(b: T): void;
+  both(a: T, b: T): void;
+}
+
+/** Matches two records by key; a removed and an added value of the same shape are a rename. */
+function matchRecords<T>(a: Readonly<Record<string, T>>, b: Readonly<Record<string, T>>, sameShape: ((x: T, y: T) => boolean) | undefined, on: Matchers<T>): void {
+  const removed = Object.keys(a).filter((k) => !(k in b)).sort();
+  const added = new Set(Object.keys(b).filter((k) => !(k in a)).sort());
+  for (const key of Object.keys(a).sort()) if (key in b) on.both(a[key]!, b[key]!);
+  for (const key of removed) {
+    const twin = sameShape === undefined ? undefined : [...added].find((k) => sameShape(a[key]!, b[k]!));
+    if (twin !== undefined) {
+      added.delete(twin);
+      on.renamed(a[key]!, b[twin]!);
+    } else on.removed(a[key]!);
+  }
+  for (const key of added) on.added(b[key]!);
+}
+
+const keys = (record: Readonly<Record<string, unknown>>) => Object.keys(record).sort().join(",");
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const typeText = (t: ManifestTypeRef) => `${t.name}${t.array ? "[]" : ""}${t.optional ? "?" : ""}`;
+const fieldsText = (fields: readonly ManifestField[]) => fields.map((f) => `${f.name}:${typeText(f.type)}`).join(",");
+const list = (items: readonly string[]) => (items.length === 0 ? "[]" : `[${items.join(", ")}]`);
+
+function sameContextShape(a: ManifestContext, b: ManifestContext): boolean {
+  return Object.keys(a.aggregates).length > 0 && keys(a.aggregates) === keys(b.aggregates);
+}
+
+function compareContext(a: ManifestContext, b: ManifestContext, emit: Emit): void {
+  const q = (name: string) => `${b.name}.${name}`;
+  matchRecords(a.aggregates, b.aggregates, (x, y) => keys(x.commands) === keys(y.commands) && keys(x.events) === keys(y.events), {
+    removed: (x) => emit("AGGREGATE_NO_DELETE", q(x.name), `Aggregate ${x.name} was removed.`, x, "previous"),
+    renamed: (x, y) => emit("AGGREGATE_NO_RENAME", q(x.name), `Aggregate ${x.name} was renamed to ${y.name}.`, y),
+    added: (y) => emit("AGGREGATE_ADDED", q(y.name), `Aggregate ${y.name} was added.`, y),
+    both: (x, y) => compareAggregate(q(y.name), x, y, emit),
+  });
+  matchRecords(a.types, b.types, undefined, {
+    removed: (x) => emit("TYPE_NO_DELETE", q(x.name), `Type ${x.name} was removed.`, x, "previous"),
+    renamed: () => undefined,
+    added: (y) => emit("TYPE_ADDED", q(y.name), `Type ${y.name} was added.`, y),
+    both: (x, y) => compareFields(q(y.name), `type ${y.name}`, x.fields, y.fields, emit, true),
+  });
+  matchRecords(a.enums, b.enums, undefined, {
+    removed: (x) => emit("ENUM_NO_DELETE", q(x.name), `Enum ${x.name} was removed.`, x, "previous"),
+    renamed: () => undefined,
+    added: (y) => emit("ENUM_ADDED", q(y.name), `Enum ${y.name} was added.`, y),
+    both: (x, y) => {
+      const before = new Map(x.values.map((v) => [v.name, v]));
+      const after = new Map(y.values.map((v) => [v.name, v]));
+      for (const [name, v] of before) if (!after.has(name)) emit("ENUM_VALUE_NO_DELETE", `${q(y.name)}.${name}`, `Value ${name} was removed from enum ${y.name}.`, v, "previous");
+      for (const [name, v] of after) if (!before.has(name)) emit("ENUM_VALUE_ADDED", `${q(y.name)}.${name}`, `Value ${name} was added to enum ${y.name}.`, v);
+    },
+  });
+  matchRecords(a.services, b.services, undefined, {
+    removed: (x) => emit("SERVICE_REMOVED", q(x.name), `Service ${x.name} was removed.`, x, "previous"),
+    renamed: () => undefined,
+    added: (y) => emit("SERVICE_ADDED", q(y.name), `Service ${y.name} was added.`, y),
+    both: () => undefined,
+  });
+  matchRecords(a.sagas, b.sagas, undefined, {
+    removed: (x) => emit("SAGA_REMOVED", q(x.name), `Saga ${x.name} was removed.`, x, "previous"),
+    renamed: () => undefined,
+    added: (y) => emit("SAGA_ADDED", q(y.name), `Saga ${y.name} was added.`, y),
+    both: (x, y) => compareSaga(q(y.name), x, y, emit),
+  });
+  matchRecords(a.jobs, b.jobs, (x, y) => x.subscription === y.subscription, {
+    removed: (x) => emit("JOB_NO_DELETE", q(x.name), `Job ${x.name} was removed: its schedule stops.`, x, "previous"),
+    renamed: (x, y) => emit("JOB_NO_RENAME", q(x.name), `Job ${x.name} was renamed to ${y.name}: its schedule instance starts over.`, y),
+    added: (y) => emit("JOB_ADDED", q(y.name), `Job ${y.name} was added (${y.cron} ${y.zone}).`, y),
+    both: (x, y) => compareJob(q(y.name), x, y, emit),
+  });
+}
+
+function compareAggregate(element: string, a: ManifestAggregate, b: ManifestAggregate, emit: Emit): void {
+  compareState(element, b.name, a.state, b.state, emit);
+  const sameFields = (x: { fields: readonly ManifestField[] }, y: { fields: readonly ManifestField[] }) => fieldsText(x.fields) === fieldsText(y.fields);
+  matchRecords<ManifestCommand>(a.commands, b.commands, sameFields, {
+    removed: (x) => emit("COMMAND_NO_DELETE", `${element}.${x.name}`, `Command ${x.name} was removed.`, x, "previous"),
+    renamed: (x, y) => emit("COMMAND_NO_RENAME", `${element}.${x.name}`, `Command ${x.name} was renamed to ${y.name}.`, y),
+    added: (y) => emit("COMMAND_ADDED", `${element}.${y.name}`, `Command ${y.name} was added (${y.route.method} ${y.route.path}).`, y),
+    both: (x, y) => compareCommand(`${element}.${y.name}`, x, y, emit),
+  });
+  matchRecords<ManifestEvent>(a.events, b.events, sameFields, {
+    removed: (x) => emit("EVENT_NO_DELETE", `${element}.${x.name}`, `Event ${x.name} was removed.`, x, "previous"),
+    renamed: (x, y) => emit("EVENT_NO_RENAME", `${element}.${x.name}`, `Event ${x.name} was renamed to ${y.name}.`, y),
+    added: (y) => emit("EVENT_ADDED", `${element}.${y.name}`, `Event ${y.name} was added.`, y),
+    both: (x, y) => compareFields(`${element}.${y.name}`, `event ${y.name}`, x.fields, y.fields, emit, true),
+  });
+}
+
+function compareCommand(element: string, a: ManifestCommand, b: ManifestCommand, emit: Emit): void {
+  compareFields(element, `command ${b.name}`, a.fields, b.fields, emit, true);
+  if (a.route.method !== b.route.method || a.route.path !== b.route.path) {
+    emit("ROUTE_SAME", element, `The route of ${b.name} changed from ${a.route.method} ${a.route.path} to ${b.route.method} ${b.route.path}.`, b);
+  }
+  const what = `The handler of ${b.name}`;
+  if (!sameList(a.handler.produces, b.handler.produces)) {
+    emit("PRODUCES_CHANGED", element, `${what} produces ${list(b.handler.produces)} (was ${list(a.handler.produces)}).`, b.handler);
+  }
+  compareHandlerCommon(element, what, a.handler, b.handler, emit);
+}
+
+interface HandlerLike {
+  readonly schedules?: ReadonlyArray<{ readonly command: string }>;
+  readonly services: readonly ManifestServiceParameter[];
+  readonly blocking: boolean;
+  readonly source: string;
+}
+
+function compareHandlerCommon(element: string, what: string, a: HandlerLike, b: HandlerLike, emit: Emit): void {
+  const schedules = (h: HandlerLike) => (h.schedules ?? []).map((s) => s.command);
+  if (!sameList(schedules(a), schedules(b))) emit("SCHEDULES_CHANGED", element, `${what} schedules ${list(schedules(b))} (was ${list(schedules(a))}).`, b);
+  const services = (h: HandlerLike) => h.services.map((s) => `${s.name}: ${s.service}`);
+  if (!sameList(services(a), services(b))) emit("HANDLER_SERVICES_CHANGED", element, `${what} asks for ${list(services(b))} (was ${list(services(a))}).`, b);
+  if (a.blocking !== b.blocking) emit("HANDLER_BLOCKING_CHANGED", element, `${what} is ${b.blocking ? "now" : "no longer"} @Blocking.`, b);
+}
+
+function compareSaga(element: string, a: ManifestSaga, b: ManifestSaga, emit: Emit): void {
+  matchRecords(a.eventHandlers, b.eventHandlers, undefined, {
+    removed: (x) => emit("EVENT_HANDLER_REMOVED", `${element}.${x.function}`, `${b.name} no longer handles ${x.event}.`, x, "previous"),
+    renamed: () => undefined,
+    added: (y) => emit("EVENT_HANDLER_ADDED", `${element}.${y.function}`, `${b.name} now handles ${y.event}.`, y),
+    both: (x, y) => {
+      const what = `The handler of ${y.event} in ${b.name}`;
+      if (!sameList(x.commands, y.commands)) emit("SAGA_COMMANDS_CHANGED", `${element}.${y.function}`, `${what} sends ${list(y.commands)} (was ${list(x.commands)}).`, y);
+      compareHandlerCommon(`${element}.${y.function}`, what, x, y, emit);
+    },
+  });
+  matchRecords(a.rejectionHandlers, b.rejectionHandlers, undefined, {
+    removed: (x) => emit("REJECTION_HANDLER_REMOVED", `${element}.${x.function}`, `${b.name} no longer handles rejections of ${x.command}.`, x, "previous"),
+    renamed: () => undefined,
+    added: (y) => emit("REJECTION_HANDLER_ADDED", `${element}.${y.function}`, `${b.name} now handles rejections of ${y.command}.`, y),
+    both: (x, y) => compareHandlerCommon(`${element}.${y.function}`, `The rejection handler of ${y.command} in ${b.name}`, x, y, emit),
+  });
+}
+
+function compareJob(element: string, a: ManifestJob, b: ManifestJob, emit: Emit): void {
+  const job = `Job ${b.name}`;
+  if (a.cron !== b.cron) emit("JOB_CRON_CHANGED", element, `${job} fires on "${b.cron}" (was "${a.cron}").`, b);
+  if (a.zone !== b.zone) emit("JOB_ZONE_CHANGED", element, `${job} runs in ${b.zone} (was ${a.zone}).`, b);
+  if (a.misfire !== b.misfire) emit("JOB_MISFIRE_CHANGED", element, `${job} misfire policy is ${b.misfire} (was ${a.misfire}).`, b);
+  if (a.scope !== b.scope || a.sharded !== b.sharded) {
+    const scope = (j: ManifestJob) => `${j.scope}${j.sharded ? ", sharded" : ""}`;
+    emit("JOB_SCOPE_CHANGED", element, `${job} scope is ${scope(b)} (was ${scope(a)}).`, b);
+  }
+  if (!sameList(a.commands, b.commands)) emit("JOB_COMMANDS_CHANGED", element, `${job} sends ${list(b.commands)} (was ${list(a.commands)}).`, b);
+  compareHandlerCommon(element, job, { ...a, schedules: [] }, { ...b, schedules: [] }, emit);
+}
+
+/** State fields: any change is STATE_CHANGED, one per field (snapshots are rebuilt from events). */
+function compareState(element: string, aggregate: string, a: readonly ManifestField[], b: readonly ManifestField[], emit: Emit): void {
+  const after = new Map(b.map((f) => [f.name, f]));
+  const before = new Map(a.map((f) => [f.name, f]));
+  for (const f of a) {
+    const g = after.get(f.name);
+    if (g === undefined) emit("STATE_CHANGED", `${element}.state.${f.name}`, `State field ${f.name} of ${aggregate} was removed.`, f, "previous");
+    else if (typeText(f.type) !== typeText(g.type)) emit("STATE_CHANGED", `${element}.state.${f.name}`, `State field ${f.name} of ${aggregate} changed type from ${typeText(f.type)} to ${typeText(g.type)}.`, g);
+  }
+  for (const g of b) if (!before.has(g.name)) emit("STATE_CHANGED", `${element}.state.${g.name}`, `State field ${g.name}: ${typeText(g.type)} was added to ${aggregate}.`, g);
+}
+
+/**
+ * Fields of a command, event or type (`wire`: what senders and stored events carry); a removed and
+ * an added field at the same position with the same type are a rename.
+ */
+function compareFields(element: string, owner: string, a: readonly ManifestField[], b: readonly ManifestField[], emit: Emit, wire: boolean): void {
+  const before = new Map(a.map((f) => [f.name, f]));
+  const after = new Map(b.map((f) => [f.name, f]));
+  const renamedTo = new Map<string, ManifestField>();
+  a.forEach((f, index) => {
+    const twin = b[index];
+    if (!after.has(f.name) && twin !== undefined && !before.has(twin.name) && typeText(twin.type) === typeText(f.type)) renamedTo.set(f.name, twin);
+  });
+  const renamedFrom = new Set([...renamedTo.values()].map((f) => f.name));
+  for (const f of a) {
+    const at = `${element}.${f.name}`;
+    const g = after.get(f.name);
+    const twin = renamedTo.get(f.name);
+    if (twin !== undefined) emit("FIELD_NO_RENAME", at, `Field ${f.name} of ${owner} was renamed to ${twin.name}.`, twin);
+    else if (g === undefined) emit("FIELD_NO_DELETE", at, `Field ${f.name} was removed from ${owner}.`, f, "previous");
+    else if (g.type.name !== f.type.name || g.type.array !== f.type.array || g.type.kind !== f.type.kind) {
+      emit("FIELD_SAME_TYPE", at, `Field ${f.name} of ${owner} changed type from ${typeText(f.type)} to ${typeText(g.type)}.`, g);
+    } else if (f.type.optional && !g.type.optional) {
+      emit("FIELD_NO_OPTIONAL_TO_REQUIRED", at, `Field ${f.name} of ${owner} became required (${typeText(f.type)} → ${typeText(g.type)}).`, g);
+    } else if (!f.type.optional && g.type.optional) {
+      emit("FIELD_REQUIRED_TO_OPTIONAL", at, `Field ${f.name} of ${owner} became optional.`, g);
+    }
+  }
+  for (const g of b) {
+    if (before.has(g.name) || renamedFrom.has(g.name)) continue;
+    const at = `${element}.${g.name}`;
+    if (wire && !g.type.optional) emit("FIELD_NO_ADD_REQUIRED", at, `Required field ${g.name}: ${typeText(g.type)} was added to ${owner}.`, g);
+    else emit("FIELD_ADDED", at, `Field ${g.name}: ${typeText(g.type)} was added to ${owner}.`, g);
+  }
+}

@@ -1,0 +1,119 @@
+// Where `wowc diff` gets its two manifests: a manifest file, a fresh in-memory build of a source
+// directory, or a git revision (`git show <ref>:<dir>/generated/wow-manifest.json`, falling back to
+// compiling the `.wow` files of that revision when the manifest was not committed).
+import { execFileSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { MANIFEST_FILE_NAME, type Manifest } from "../manifest/types.js";
+import { build } from "../program/build.js";
+import { compileSources } from "../program/compile.js";
+
+export class DiffInputError extends Error {
+  constructor(
+    message: string,
+    readonly diagnostics: readonly Diagnostic[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface LoadedManifest {
+  readonly manifest: Manifest;
+  /** The directory the manifest's `file:line` sources are relative to. */
+  readonly sourceRoot: string;
+  /** How it was obtained, for the report: `generated/wow-manifest.json at main`. */
+  readonly origin: string;
+}
+
+/** The default place of the manifest under a build root. */
+export const DEFAULT_MANIFEST = `generated/${MANIFEST_FILE_NAME}`;
+
+function parseManifest(text: string, origin: string): Manifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DiffInputError(`${origin} is not JSON (${(error as Error).message}). Pass a wow-manifest.json written by \`wowc build\`.`);
+  }
+  const contexts = (value as { contexts?: unknown } | null)?.contexts;
+  if (typeof contexts !== "object" || contexts === null) {
+    throw new DiffInputError(`${origin} is not a wowc manifest: it has no "contexts". Pass a wow-manifest.json written by \`wowc build\`.`);
+  }
+  return value as Manifest;
+}
+
+/** A manifest file, or a directory of sources built in memory. */
+export function loadPath(path: string): LoadedManifest {
+  let directory: boolean;
+  try {
+    directory = statSync(path).isDirectory();
+  } catch {
+    throw new DiffInputError(`'${path}' does not exist. Pass two wow-manifest.json files (or source directories), or use --against <git-ref>.`);
+  }
+  if (directory) return buildDirectory(path);
+  const root = basename(dirname(path)) === "generated" ? dirname(dirname(path)) : dirname(path);
+  return { manifest: parseManifest(readFileSync(path, "utf8"), path), sourceRoot: root, origin: path };
+}
+
+/** A fresh build of the sources under `dir` (nothing written). */
+export function buildDirectory(dir: string): LoadedManifest {
+  const result = build({ root: dir, write: false, manifest: true });
+  if (result.manifest === undefined) {
+    throw new DiffInputError(`The sources under '${dir}' have errors; fix them to compare their manifest.`, result.diagnostics);
+  }
+  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources under ${dir}` };
+}
+
+function git(dir: string, args: readonly string[]): string {
+  return execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+}
+
+/** The manifest of `dir` at revision `ref`: the committed manifest file, else its sources compiled. */
+export function loadRevision(dir: string, ref: string, manifestPath = DEFAULT_MANIFEST): LoadedManifest {
+  try {
+    git(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  } catch {
+    throw new DiffInputError(`'${ref}' is not a git revision of the repository at '${dir}'. Try a branch, tag or commit such as main or HEAD~1.`);
+  }
+  try {
+    const text = git(dir, ["show", `${ref}:./${manifestPath}`]);
+    return { manifest: parseManifest(text, `${manifestPath} at ${ref}`), sourceRoot: dir, origin: `${manifestPath} at ${ref}` };
+  } catch (error) {
+    if (error instanceof DiffInputError) throw error;
+  }
+  const paths = git(dir, ["ls-tree", "-r", "--name-only", ref, "."])
+    .split("\n")
+    .filter((p) => p.endsWith(".wow") && !p.split("/").some((part) => part === "node_modules" || part.startsWith(".")));
+  if (paths.length === 0) throw new DiffInputError(`At ${ref}, '${dir}' has neither ${manifestPath} nor .wow files.`);
+  const sources = paths.map((path) => ({ path, text: git(dir, ["show", `${ref}:./${path}`]) }));
+  const result = compileSources(sources);
+  if (result.manifest === undefined) {
+    throw new DiffInputError(`The sources of '${dir}' at ${ref} have errors, so they have no manifest to compare with.`, result.diagnostics);
+  }
+  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources at ${ref}` };
+}
+
+/** Accepted changes from `wowc.diff.json`: `{ "accept": ["RULE:element", …] }`. */
+export function loadAcceptList(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DiffInputError(`${path} is not JSON (${(error as Error).message}).`);
+  }
+  const accept = (value as { accept?: unknown } | null)?.accept;
+  if (!Array.isArray(accept) || !accept.every((x) => typeof x === "string" && /^[A-Z_]+:.+$/.test(x))) {
+    throw new DiffInputError(`${path}: "accept" must be a list of "RULE:element" strings, e.g. { "accept": ["FIELD_SAME_TYPE:eshop-order.Order.PayOrder.amount"] }.`);
+  }
+  return accept as string[];
+}
+
+export const ACCEPT_FILE = "wowc.diff.json";
+export const acceptFileIn = (dir: string) => join(dir, ACCEPT_FILE);

@@ -1,0 +1,135 @@
+// Reports of a realistic change to the example, and the command line (files, --against, accepting).
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { diffManifests } from "../../compiler/diff/diff-manifests.js";
+import { renderReport } from "../../compiler/diff/report.js";
+import { compileSources } from "../../compiler/program/compile.js";
+import { scratchDir, wowc } from "../tools/run-wowc.js";
+
+const exampleDir = fileURLToPath(new URL("../../examples/eshop/", import.meta.url));
+const goldenPath = fileURLToPath(new URL("./golden/eshop-report.md", import.meta.url));
+const read = (f: string) => readFileSync(join(exampleDir, f), "utf8");
+
+/** A realistic pull request on the example: pay in a currency, deliveries at 05:30 Paris time, a refund command, a dropped event. */
+const edits: Record<string, Array<[string, string]>> = {
+  "order.wow": [
+    ["command PayOrder { amount: decimal }", "command PayOrder { amount: decimal, currency: string }\n  command RefundOrder { amount: decimal }"],
+    ["  event OrderPaid { amount: decimal, at: instant }", "  event OrderPaid { amount: decimal, at: instant }\n  event OrderRefunded { amount: decimal }"],
+    ["  @OnCommand(produces = [OrderPaid])\n  on PayOrder", "  @OnCommand(produces = [OrderPaid])\n  on PayOrder\n\n  @OnCommand(produces = [OrderRefunded])\n  on RefundOrder"],
+    ["paidAt: instant?", "paidAt: instant"],
+  ],
+  "inventory.wow": [
+    ['cron = "0 0 6 * * *", zone = "UTC"', 'cron = "0 30 5 * * *", zone = "Europe/Paris"'],
+    ["  event StockShortage { orderId: string }\n", ""],
+    ["produces = [StockReserved, StockShortage]", "produces = [StockReserved]"],
+    ["  @OnEvent(commands = [eshop-order.CancelOrder])\n  on StockShortage\n\n", ""],
+  ],
+};
+
+function edited(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [file, list] of Object.entries(edits)) {
+    let text = read(file);
+    for (const [from, to] of list) {
+      if (!text.includes(from)) throw new Error(`edit not applicable to ${file}: ${from}`);
+      text = text.replace(from, to);
+    }
+    out[file] = text;
+  }
+  return out;
+}
+
+const manifest = (files: Record<string, string>) => {
+  const result = compileSources(Object.entries(files).map(([path, text]) => ({ path, text })));
+  if (result.manifest === undefined) throw new Error(result.diagnostics.map((d) => d.message).join("; "));
+  return result.manifest;
+};
+const original = () => ({ "order.wow": read("order.wow"), "inventory.wow": read("inventory.wow") });
+
+describe("the Markdown report of a realistic change to the example", () => {
+  it("matches the golden report (refresh with UPDATE_GOLDEN=1)", () => {
+    const { changes } = diffManifests(manifest(original()), manifest(edited()));
+    const report = renderReport(changes, "markdown", { sourceRoot: "examples/eshop" });
+    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(goldenPath, report);
+    expect(report).toBe(readFileSync(goldenPath, "utf8"));
+    expect(report.indexOf("**breaking**")).toBeLessThan(report.indexOf("| behaviour |"));
+  });
+
+  it("annotates the .wow lines for GitHub", () => {
+    const { changes } = diffManifests(manifest(original()), manifest(edited()));
+    const lines = renderReport(changes, "github", { sourceRoot: "examples/eshop" }).trimEnd().split("\n");
+    const currency = edited()["order.wow"]!.split("\n").findIndex((l) => l.includes("currency: string")) + 1;
+    expect(lines).toContain(
+      `::error file=examples/eshop/order.wow,line=${currency},title=FIELD_NO_ADD_REQUIRED eshop-order.Order.PayOrder.currency::Required field currency: string was added to command PayOrder.`,
+    );
+    expect(lines.find((l) => l.includes("JOB_CRON_CHANGED"))).toMatch(/^::warning file=examples\/eshop\/inventory\.wow,line=\d+,/);
+    expect(lines.find((l) => l.includes("EVENT_NO_DELETE"))).toMatch(/^::error file=examples\/eshop\/inventory\.wow,title=/);
+  });
+});
+
+function project(files: Record<string, string>): string {
+  const dir = scratchDir("wowc-diff-");
+  for (const [f, t] of Object.entries(files)) writeFileSync(join(dir, f), t);
+  return dir;
+}
+
+describe("wowc diff on the command line", () => {
+  it("compares two manifests: exit 1 on breaking changes, 0 when each is accepted or allowed", async () => {
+    const before = project(original());
+    const after = project(edited());
+    expect((await wowc(["build", before])).code).toBe(0);
+    expect((await wowc(["build", after])).code).toBe(0);
+    const old = join(before, "generated/wow-manifest.json");
+    const now = join(after, "generated/wow-manifest.json");
+    const plain = await wowc(["diff", old, now]);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toContain("FIELD_NO_ADD_REQUIRED");
+    expect(plain.stderr).toContain("--accept RULE:element");
+    expect((await wowc(["diff", old, now, "--allow-breaking"])).code).toBe(0);
+
+    const json = JSON.parse((await wowc(["diff", old, now, "--format", "json"])).stdout) as { changes: Array<{ rule: string; element: string; category: string }> };
+    const breaking = json.changes.filter((c) => c.category === "breaking").map((c) => `${c.rule}:${c.element}`);
+    expect(breaking.length).toBeGreaterThan(1);
+    const accepts = breaking.flatMap((k) => ["--accept", k]);
+    expect((await wowc(["diff", old, now, ...accepts])).code).toBe(0);
+    expect((await wowc(["diff", old, now, ...accepts.slice(2)])).code).toBe(1);
+    writeFileSync(join(after, "wowc.diff.json"), JSON.stringify({ accept: breaking }));
+    expect((await wowc(["diff", old, now], after)).code).toBe(0);
+    // Source directories work too (built in memory).
+    expect((await wowc(["diff", before, after, "--allow-breaking"])).stdout).toContain("JOB_CRON_CHANGED");
+  });
+
+  it("--against a git revision: the committed manifest (or sources) vs a fresh build of the working tree", async () => {
+    const repo = scratchDir("wowc-diff-git-");
+    const dir = join(repo, "domain");
+    mkdirSync(dir);
+    for (const [f, t] of Object.entries(original())) writeFileSync(join(dir, f), t);
+    const git = (...args: string[]) => execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { stdio: "pipe" });
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-qm", "sources only");
+    for (const [f, t] of Object.entries(edited())) writeFileSync(join(dir, f), t);
+    const fromSources = await wowc(["diff", "--against", "HEAD", "domain", "--format", "markdown"], repo);
+    expect(fromSources.code).toBe(1);
+    expect(fromSources.stdout).toContain("`FIELD_NO_ADD_REQUIRED`");
+    expect(fromSources.stdout).toContain("`domain/order.wow:");
+    // With a committed manifest, that manifest is the previous side.
+    cpSync(exampleDir, join(repo, "tmp-original"), { recursive: true });
+    expect((await wowc(["build", "tmp-original", "--out", "domain/generated"], repo)).code).toBe(0);
+    git("add", "domain/generated");
+    git("commit", "-qm", "manifest");
+    const fromManifest = await wowc(["diff", "--against", "HEAD", "domain", "--format", "json"], repo);
+    expect(JSON.parse(fromManifest.stdout).changes).toEqual(JSON.parse((await wowc(["diff", "--against", "HEAD~1", "domain", "--format", "json"], repo)).stdout).changes);
+    expect((await wowc(["diff", "--against", "no-such-ref", "domain"], repo))).toMatchObject({ code: 2 });
+  });
+
+  it("explains usage errors", async () => {
+    const one = await wowc(["diff", "only-one.json"]);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain("give two manifests");
+    expect((await wowc(["diff", "a", "b", "--accept", "NOPE:x"])).stderr).toContain("is not a rule");
+  });
+});
