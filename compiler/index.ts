@@ -22,6 +22,9 @@ export type * from "./manifest/types.js";
 export { MANIFEST_FILE_NAME, MANIFEST_SCHEMA_ID, MANIFEST_VERSION } from "./manifest/types.js";
 export { commandRoute, snakeCase, type CommandRoute } from "./manifest/routes.js";
 export { runCli, type CliIO } from "./cli/run-cli.js";
+export { emitSdk, GENERATED_HEADER, type EmittedFile } from "./emit/emit.js";
+export { writeIfChanged, writeOutput, GENERATED_LIST_FILE, type OutputResult } from "./emit/write-output.js";
+export { configSchema, configDefaults, CONFIG_SCHEMA_FILE } from "./emit/config-view.js";
 
 import { build, type BuildOptions, type BuildResult } from "./program/build.js";
 
