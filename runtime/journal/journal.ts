@@ -18,6 +18,9 @@ export interface RequestRecord {
   readonly errorCode: string;
 }
 
+/** What a command meets before it is decided: its request id's record if already decided, else the aggregate's stream. */
+export type DecisionInput = { readonly decided: RequestRecord; readonly stream?: undefined } | { readonly decided?: undefined; readonly stream: StoredStream };
+
 /** A pending schedule as set by a commit. */
 export interface TimerSpec {
   /** Unique per ScheduleSet (the ScheduleSet event id). */
@@ -98,6 +101,8 @@ export class DuplicateRequestError extends Error {
 export interface Journal {
   load(aggregate: AggregateRef): Promise<StoredStream>;
   findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined>;
+  /** `findRequest`, then (if not decided) `load`, in one read. */
+  loadForDecision(aggregate: AggregateRef, requestId: string): Promise<DecisionInput>;
   /** Throws VersionConflictError or DuplicateRequestError, committing nothing. */
   append(commit: Commit): Promise<AppendResult>;
   /** Committed events in global order, with position > `after`. */

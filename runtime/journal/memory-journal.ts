@@ -5,6 +5,7 @@ import {
   VersionConflictError,
   type AppendResult,
   type Commit,
+  type DecisionInput,
   type Journal,
   type RequestRecord,
   type StoredStream,
@@ -39,6 +40,11 @@ export class MemoryJournal implements Journal {
   async findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined> {
     const record = this.streams.get(refKey(aggregate))?.requests.get(requestId);
     return record && { ...record };
+  }
+
+  async loadForDecision(aggregate: AggregateRef, requestId: string): Promise<DecisionInput> {
+    const decided = await this.findRequest(aggregate, requestId);
+    return decided ? { decided } : { stream: await this.load(aggregate) };
   }
 
   async append(commit: Commit): Promise<AppendResult> {

@@ -7,6 +7,7 @@ import {
   VersionConflictError,
   type AppendResult,
   type Commit,
+  type DecisionInput,
   type Journal,
   type RequestRecord,
   type StoredStream,
@@ -53,6 +54,7 @@ export class SqliteJournal implements Journal {
   private readonly stmt;
   private readonly settleTx;
   private readonly groupTx;
+  private readonly keys = new WeakMap<AggregateRef, string>();
   private pending: { commit: Commit; resolve: (r: AppendResult) => void; reject: (e: unknown) => void }[] = [];
 
   constructor(readonly path: string, options: SqliteJournalOptions = {}) {
@@ -70,6 +72,12 @@ export class SqliteJournal implements Journal {
       events: db.prepare<[string], { position: number; data: string }>("SELECT position, data FROM wow_events WHERE stream = ? ORDER BY version, sequence"),
       request: db.prepare<[string, string], { version: number; error_code: string }>(
         "SELECT version, error_code FROM wow_requests WHERE stream = ? AND request_id = ?",
+      ),
+      streamAndRequest: db.prepare<[string, string], { version: number | null; deleted: number | null; request_version: number | null; error_code: string | null }>(
+        `SELECT s.version, s.deleted, r.version AS request_version, r.error_code
+         FROM (SELECT ? AS stream) AS k
+         LEFT JOIN wow_streams AS s ON s.stream = k.stream
+         LEFT JOIN wow_requests AS r ON r.stream = k.stream AND r.request_id = ?`,
       ),
       insertRequest: db.prepare("INSERT OR IGNORE INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)"),
       upsertStream: db.prepare(
@@ -112,16 +120,36 @@ export class SqliteJournal implements Journal {
   }
 
   async load(aggregate: AggregateRef): Promise<StoredStream> {
-    const key = refKey(aggregate);
+    const key = this.keyOf(aggregate);
     const stream = this.stmt.stream.get(key);
-    if (!stream) return { version: 0, deleted: false, events: [] };
-    const events = this.stmt.events.all(key).map(toEvent);
-    return { version: stream.version, deleted: stream.deleted === 1, events };
+    return stream ? this.streamOf(key, stream.version, stream.deleted) : { version: 0, deleted: false, events: [] };
   }
 
   async findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined> {
-    const row = this.stmt.request.get(refKey(aggregate), requestId);
+    const row = this.stmt.request.get(this.keyOf(aggregate), requestId);
     return row && { requestId, version: row.version, errorCode: row.error_code };
+  }
+
+  async loadForDecision(aggregate: AggregateRef, requestId: string): Promise<DecisionInput> {
+    const key = this.keyOf(aggregate);
+    const row = this.stmt.streamAndRequest.get(key, requestId)!;
+    if (row.request_version !== null) return { decided: { requestId, version: row.request_version, errorCode: row.error_code! } };
+    if (row.version === null) return { stream: { version: 0, deleted: false, events: [] } };
+    return { stream: this.streamOf(key, row.version, row.deleted) };
+  }
+
+  private streamOf(key: string, version: number, deleted: number | null): StoredStream {
+    return { version, deleted: deleted === 1, events: this.stmt.events.all(key).map(toEvent) };
+  }
+
+  /** `refKey`, computed once per ref object (a delivery's target is looked up, loaded and appended to). */
+  private keyOf(ref: AggregateRef): string {
+    let key = this.keys.get(ref);
+    if (key === undefined) {
+      key = refKey(ref);
+      this.keys.set(ref, key);
+    }
+    return key;
   }
 
   /**
@@ -190,7 +218,7 @@ export class SqliteJournal implements Journal {
   }
 
   async timersOf(owner: AggregateRef): Promise<TimerRow[]> {
-    return this.stmt.timersOf.all(refKey(owner)).map(toTimer);
+    return this.stmt.timersOf.all(this.keyOf(owner)).map(toTimer);
   }
 
   async parked(limit = 1000): Promise<TimerRow[]> {
@@ -207,7 +235,7 @@ export class SqliteJournal implements Journal {
 
   /** Checks first, then writes: a refused commit has written nothing (see `append`). */
   private appendNow(commit: Commit): AppendResult {
-    const key = refKey(commit.aggregate);
+    const key = this.keyOf(commit.aggregate);
     const stream = this.stmt.stream.get(key);
     const version = stream?.version ?? 0;
     if (commit.expectedVersion !== undefined && version !== commit.expectedVersion) {

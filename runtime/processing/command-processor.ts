@@ -74,9 +74,8 @@ export class CommandProcessor {
 
   private async decideOnce(route: CommandRoute, command: CommandMessage): Promise<CommandResult> {
     const ref = command.aggregate;
-    const seen = await this.journal.findRequest(ref, command.requestId);
-    if (seen) return this.duplicate(command, seen.version);
-    const stream = await this.journal.load(ref);
+    const { decided, stream } = await this.journal.loadForDecision(ref, command.requestId);
+    if (decided) return this.duplicate(command, decided.version);
     const guard = this.guard(route, stream.version, stream.deleted);
     if (guard) return this.rejected(command, guard.code, guard.message, stream.version);
     const state = replay(route.aggregate, stream.events);

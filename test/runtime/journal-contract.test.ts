@@ -78,6 +78,19 @@ describe.each(stores)("journal contract: $name", (store) => {
     expect(await j.read(4, 10)).toEqual([]);
   });
 
+  it("loads for a decision: the request's record when already decided, else the stream (unknown: version 0)", async () => {
+    const j = open();
+    expect(await j.loadForDecision(A, "r1")).toEqual({ stream: { version: 0, deleted: false, events: [] } });
+    await j.append(commit(A, 0, "r1"));
+    await j.append({ aggregate: A, events: [], timers: [], request: { requestId: "no-op", version: 1, errorCode: "Rejected" } });
+    expect(await j.loadForDecision(A, "r1")).toEqual({ decided: { requestId: "r1", version: 1, errorCode: "Ok" } });
+    expect(await j.loadForDecision(A, "no-op")).toEqual({ decided: { requestId: "no-op", version: 1, errorCode: "Rejected" } });
+    expect(await j.loadForDecision(B, "r1")).toEqual({ stream: { version: 0, deleted: false, events: [] } });
+    const { stream } = await j.loadForDecision(A, "r2");
+    expect(stream).toEqual(await j.load(A));
+    expect(stream?.events).toHaveLength(1);
+  });
+
   it("refuses a stale expected version and commits nothing of it (events, request, timers)", async () => {
     const j = open();
     await j.append(commit(A, 0, "r1"));
