@@ -85,8 +85,11 @@ export class SqliteJournal implements Journal {
       ),
       insertEvent: db.prepare("INSERT INTO wow_events (stream, version, sequence, type, data) VALUES (?, ?, ?, ?, ?)"),
       readAll: db.prepare<[number, number], { position: number; data: string }>("SELECT position, data FROM wow_events WHERE position > ? ORDER BY position LIMIT ?"),
-      insertTimer: db.prepare(
-        "INSERT INTO wow_timers (id, owner, key, spec, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      /** Setting a key again replaces its timer (new id, spec and slot; pending, attempts reset) in one statement. */
+      setTimer: db.prepare(
+        `INSERT INTO wow_timers (id, owner, key, spec, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (owner, key) DO UPDATE SET id = excluded.id, spec = excluded.spec, slot = excluded.slot, due = excluded.due,
+           fire_at = excluded.fire_at, status = 0, attempts = 0, last_error = NULL, parked_at = NULL`,
       ),
       deleteTimerByKey: db.prepare("DELETE FROM wow_timers WHERE owner = ? AND key = ?"),
       deleteTimersOf: db.prepare("DELETE FROM wow_timers WHERE owner = ?"),
@@ -98,7 +101,11 @@ export class SqliteJournal implements Journal {
         )
         .raw(),
       nextFireAt: db.prepare<[], { at: number | null }>("SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0"),
-      settleDone: db.prepare("DELETE FROM wow_timers WHERE id = ? AND slot = ? AND status = 0"),
+      /** Ends many slots at once: the parameter is a JSON array of [id, slot]. */
+      settleDone: db.prepare(
+        `DELETE FROM wow_timers WHERE rowid IN (
+           SELECT t.rowid FROM json_each(?) AS j JOIN wow_timers AS t ON t.id = j.value ->> 0 AND t.slot = j.value ->> 1 AND t.status = 0)`,
+      ),
       settleNext: db.prepare(
         "UPDATE wow_timers SET slot = ?, due = ?, fire_at = ?, attempts = 0, last_error = NULL WHERE id = ? AND slot = ? AND status = 0",
       ),
@@ -115,7 +122,12 @@ export class SqliteJournal implements Journal {
     };
     this.groupTx = db.transaction((run: () => void) => run());
     this.settleTx = db.transaction((settlements: readonly TimerSettlement[]) => {
-      for (const s of settlements) this.settleOne(s);
+      const done: [string, number][] = [];
+      for (const s of settlements) {
+        if (s.outcome.kind === "done") done.push([s.id, s.slot]);
+        else this.settleOne(s);
+      }
+      if (done.length > 0) this.stmt.settleDone.run(JSON.stringify(done));
     });
   }
 
@@ -259,21 +271,22 @@ export class SqliteJournal implements Journal {
         this.stmt.deleteTimersOf.run(key);
         continue;
       }
-      const timerKey = change.kind === "set" ? change.timer.key : change.key;
-      this.stmt.deleteTimerByKey.run(key, timerKey);
-      if (change.kind === "set") {
-        const t = change.timer;
-        const spec: TimerSpecData = { owner: t.owner, rule: t.rule, command: t.command, target: t.target, causation: t.causation };
-        this.stmt.insertTimer.run(t.id, key, t.key, JSON.stringify(spec), t.slot, t.due, t.due);
+      if (change.kind === "cancel") {
+        this.stmt.deleteTimerByKey.run(key, change.key);
+        continue;
       }
+      const t = change.timer;
+      const spec: TimerSpecData = { owner: t.owner, rule: t.rule, command: t.command, target: t.target, causation: t.causation };
+      this.stmt.setTimer.run(t.id, key, t.key, JSON.stringify(spec), t.slot, t.due, t.due);
     }
     return { version: newVersion, events: committed };
   }
 
+  /** A slot that does not simply end ("done" slots are ended together by `settleTx`). */
   private settleOne({ id, slot, outcome }: TimerSettlement): void {
     switch (outcome.kind) {
       case "done":
-        this.stmt.settleDone.run(id, slot);
+        this.stmt.settleDone.run(JSON.stringify([[id, slot]]));
         break;
       case "next":
         this.stmt.settleNext.run(outcome.slot, outcome.due, outcome.due, id, slot);
