@@ -3,6 +3,7 @@ import type { Clock } from "../clock.js";
 import type { Journal, TimerRow, TimerSettlement } from "../journal/journal.js";
 import { refKey } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
+import { ErrorCodes } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { CommandSender } from "../processing/command-processor.js";
 import { backoffDelay } from "./backoff.js";
@@ -164,6 +165,8 @@ export class TimerService {
     const command = scheduledCommand(row, plan.deliver, now);
     try {
       const result = await this.send(command);
+      // Not decided (not even recorded): the target kept moving under it. A technical failure, retried; ending the timer would lose it.
+      if (result.errorCode === ErrorCodes.EventVersionConflict) throw new Error(`not decided: ${result.errorMsg}`);
       this.onDelivery?.({ command, sentAt: now, result, parked: false });
       const outcome = plan.next ? { kind: "next" as const, ...plan.next } : { kind: "done" as const };
       return { id: row.id, slot: row.slot, outcome };

@@ -131,6 +131,22 @@ describe.each(stores)("delivery: $name", (store) => {
     expect(await h.spec.host.timers.parked()).toEqual([]);
   });
 
+  it("a delivery the target could not decide for version conflicts (retries exhausted) is retried later, not ended", async () => {
+    await order({ backoff: { initial: "1s", factor: 2 } });
+    let conflicts = 6; // more than the processor's 5 conflict retries: the first delivery gives up
+    h.probe = async () => {
+      if (conflicts-- <= 0) return;
+      const { version } = await h.spec.journal.load(ORDER);
+      const bump = { eventId: `bump-${conflicts}`, type: T.Pinged, body: { n: -1 }, aggregate: ORDER, version: version + 1, sequence: 1, commandId: `bump-${conflicts}`, requestId: `bump-${conflicts}`, createdAt: 0 };
+      await h.spec.journal.append({ aggregate: ORDER, expectedVersion: version, events: [bump], timers: [], request: { requestId: bump.requestId, version: version + 1, errorCode: "Ok" } });
+    };
+    await schedule("k", ScheduleRule.at(START + 10_000));
+    const sent = await h.spec.advanceTime("1m");
+    expect(sent.map((s) => s.result?.outcome ?? "failed")).toEqual(["failed", "decided"]);
+    expect(sent[1]!.at - START).toBe(11_000); // after the backoff
+    expect(await h.spec.journal.timersOf(ORDER)).toEqual([]);
+  });
+
   it("carries the tenant of the commit that set it and that commit as its causation", async () => {
     h = harness(store);
     await h.spec.send(h.cmd(T.CreateOrder, { items: [] }, "o-7", { tenantId: "acme" }));
