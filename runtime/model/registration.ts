@@ -11,6 +11,8 @@ export interface CommandRegistration<S = any, B = any> {
   readonly create?: boolean;
   /** `@DeleteAggregate`: deletes the aggregate after its events (cancelling its pending schedules). */
   readonly delete?: boolean;
+  /** Only an aggregate that exists (has committed at least once) takes it; else `NotFound`. */
+  readonly existing?: boolean;
   /** Names of the services the handler gets. */
   readonly services?: readonly string[];
   decide(state: S, command: CommandMessage<B>, scope: DecideScope, services: Services): Decision | Promise<Decision>;

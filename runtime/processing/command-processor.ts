@@ -5,7 +5,6 @@ import { eventsOf } from "../model/decision.js";
 import { CommandRejected, ErrorCodes } from "../model/errors.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
 import { hasCreateCommand, type Services } from "../model/registration.js";
-import { isSystemEvent } from "../model/system-events.js";
 import type { AggregateRegistration } from "../model/registration.js";
 import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.js";
 import { buildCommit } from "./commit-builder.js";
@@ -55,7 +54,7 @@ export class CommandProcessor {
 
   /** Bound, so it can be passed around as a CommandSender. */
   readonly send: CommandSender = async (command) => {
-    const route = this.registry.route(command.type);
+    const route = this.registry.route(command.type, command.aggregate);
     if (!route || route.aggregate.context !== command.aggregate.context || route.aggregate.aggregate !== command.aggregate.aggregate) {
       return result(command, "rejected", ErrorCodes.IllegalArgument, `no aggregate ${command.aggregate.context}.${command.aggregate.aggregate} handles ${command.type}`, 0);
     }
@@ -111,7 +110,7 @@ export class CommandProcessor {
     if (deleted) return new CommandRejected(ErrorCodes.IllegalAccessDeletedAggregate, "the aggregate was deleted");
     const exists = version > 0;
     if (route.command.create === true && exists) return new CommandRejected(ErrorCodes.IllegalState, "the aggregate already exists");
-    if (route.command.create !== true && !exists && hasCreateCommand(route.aggregate)) {
+    if (route.command.create !== true && !exists && (route.command.existing === true || hasCreateCommand(route.aggregate))) {
       return new CommandRejected(ErrorCodes.NotFound, "the aggregate does not exist");
     }
     return undefined;
@@ -144,11 +143,10 @@ export class CommandProcessor {
   }
 }
 
-/** Folds domain events into state; system events (`wow.*`) do not touch it. */
+/** Folds domain events into state; system events (`wow.*`) touch it only where the registration has an applier for them. */
 export function replay<S>(registration: AggregateRegistration<S>, events: readonly EventMessage[]): S {
   let state = registration.initialState();
   for (const event of events) {
-    if (isSystemEvent(event.type)) continue;
     const apply = registration.events[event.type];
     if (apply) state = apply(state, event);
   }

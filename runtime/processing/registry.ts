@@ -1,4 +1,6 @@
+import type { AggregateRef } from "../model/aggregate-ref.js";
 import type { AggregateRegistration, CommandRegistration } from "../model/registration.js";
+import { isSystemCommand, UNIVERSAL_SYSTEM_COMMANDS } from "./system-commands.js";
 
 export interface CommandRoute {
   readonly aggregate: AggregateRegistration;
@@ -16,6 +18,7 @@ export class AggregateRegistry {
       if (this.aggregates.has(name)) throw new Error(`aggregate ${name} is registered twice`);
       this.aggregates.set(name, aggregate);
       for (const [type, command] of Object.entries(aggregate.commands)) {
+        if (isSystemCommand(type)) continue;
         const other = this.routes.get(type);
         if (other) throw new Error(`command ${type} is handled by both ${other.aggregate.aggregate} and ${aggregate.aggregate}`);
         this.routes.set(type, { aggregate, command });
@@ -23,8 +26,12 @@ export class AggregateRegistry {
     }
   }
 
-  route(type: string): CommandRoute | undefined {
-    return this.routes.get(type);
+  /** A system command (`wow.*`) routes by `ref` to that aggregate, which handles it itself or as every aggregate does. */
+  route(type: string, ref?: AggregateRef): CommandRoute | undefined {
+    if (!isSystemCommand(type)) return this.routes.get(type);
+    const aggregate = ref && this.aggregates.get(`${ref.context}.${ref.aggregate}`);
+    const command = aggregate && (aggregate.commands[type] ?? UNIVERSAL_SYSTEM_COMMANDS[type]);
+    return aggregate && command ? { aggregate, command } : undefined;
   }
 
   aggregate(context: string, aggregate: string): AggregateRegistration | undefined {
