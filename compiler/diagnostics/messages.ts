@@ -282,6 +282,43 @@ export const messages = {
     hint: "{suggestion}'{argument}' is one of: {allowed}.",
   },
 
+  // ── WOW5xxx: host cross-check (`wowc check --host <tsconfig>`) ─────────────────────────────────
+  WOW5001: {
+    severity: "error",
+    message: "{command} is scheduled here, but {annotation}(schedules = [...]) of {function} does not list it.",
+    hint: "Add {command} to `schedules` of the declaration `{declaration}` at {where}, or remove the call.",
+  },
+  WOW5002: {
+    severity: "error",
+    message: "{command} is sent here with `command(…)`, but {annotation}(commands = [...]) of {function} does not list it.",
+    hint: "Add {command} to `commands` of the declaration `{declaration}` at {where}, or remove the call.",
+  },
+  WOW5003: {
+    severity: "warning",
+    message: "{command} is declared in `schedules` of `{declaration}`, but no implementation of {function} schedules it.",
+    hint: "Remove {command} from `schedules`, or schedule it in {implementations}.",
+  },
+  WOW5004: {
+    severity: "warning",
+    message: "{command} is declared in `commands` of `{declaration}`, but no implementation of {function} sends it.",
+    hint: "Remove {command} from `commands`, or send it with `context.command(target, …)` in {implementations}.",
+  },
+  WOW5005: {
+    severity: "warning",
+    message: "The command type of this `{method}(…)` cannot be determined: its argument is typed `{type}`.",
+    hint: "Build the command with a generated factory (such as `{example}(…)`) or type it with a generated command type; until then wowc cannot check this call, and does not report declared commands of {function} as unused.",
+  },
+  WOW5006: {
+    severity: "error",
+    message: "Cannot read the host project '{path}': {reason}",
+    hint: "Pass the tsconfig.json of the TypeScript project that implements the handlers: `wowc check --host path/to/tsconfig.json`.",
+  },
+  WOW5007: {
+    severity: "warning",
+    message: "The host project '{path}' calls no generated `define…` function of the SDK in '{sdk}': nothing was cross-checked.",
+    hint: "Implement the handlers with the generated functions (such as `{example}(…)`) in files the tsconfig includes, and run `wowc build` first; if the SDK is elsewhere, pass it with --out.",
+  },
+
   // ── WOW6xxx: build ────────────────────────────────────────────────────────────────────────────
   WOW6001: {
     severity: "error",

@@ -1,0 +1,156 @@
+// Finding the host's implementations: every call of a generated `define…` function (the callee
+// resolved by the type checker to its declaration in the SDK), the implementation object it is
+// given (inline or through variables), and for each declared handler the function that implements
+// it (a method, an arrow function, or a reference to a function declared elsewhere in the project).
+import { Node, SyntaxKind, type CallExpression, type Expression, type ObjectLiteralExpression, type Project, type Symbol as TsSymbol } from "ts-morph";
+import type { OwnerDeclaration } from "./declarations.js";
+import { declarationsOf, isProjectCode, isUnder, resolveAlias, stripCasts } from "./syntax.js";
+
+/** A function-like node with a body the checker can read. */
+export type HandlerFunction = Node;
+
+export interface HandlerImplementation {
+  /** The property (or the `define…` call when the object could not be read). */
+  readonly site: Node;
+  /** Undefined when the implementation cannot be followed (a call result, a parameter, a library). */
+  readonly fn?: HandlerFunction;
+}
+
+export interface Implementation {
+  readonly owner: OwnerDeclaration;
+  readonly call: CallExpression;
+  /** By handler function name; a handler absent here is missing (tsc reports it) or not followed. */
+  readonly handlers: ReadonlyMap<string, HandlerImplementation>;
+  /** False when the object could not be read completely: then nothing is "never scheduled". */
+  readonly complete: boolean;
+}
+
+export function findImplementations(project: Project, owners: readonly OwnerDeclaration[], sdkDir: string): Implementation[] {
+  const byFile = new Map(owners.map((owner) => [`${sdkDir}/${owner.sdkFile}`, owner]));
+  const found: Implementation[] = [];
+  for (const source of project.getSourceFiles()) {
+    if (!isProjectCode(source, sdkDir)) continue;
+    for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const owner = ownerOf(call, byFile, sdkDir);
+      if (owner !== undefined) found.push(implementationOf(owner, call, sdkDir));
+    }
+  }
+  return found;
+}
+
+/** The aggregate or saga whose generated `define…` the call invokes, if any. */
+function ownerOf(call: CallExpression, byFile: ReadonlyMap<string, OwnerDeclaration>, sdkDir: string): OwnerDeclaration | undefined {
+  const callee = call.getExpression();
+  if (!Node.isIdentifier(callee) && !Node.isPropertyAccessExpression(callee)) return undefined;
+  for (const declaration of declarationsOf(callee)) {
+    if (!Node.isFunctionDeclaration(declaration) || !(declaration.getName() ?? "").startsWith("define")) continue;
+    const path = declaration.getSourceFile().getFilePath() as string;
+    if (!isUnder(path, sdkDir)) continue;
+    const owner = byFile.get(path.replace(/(\.d)?\.[cm]?[jt]s$/, ""));
+    if (owner !== undefined) return owner;
+  }
+  return undefined;
+}
+
+function implementationOf(owner: OwnerDeclaration, call: CallExpression, sdkDir: string): Implementation {
+  const handlers = new Map<string, HandlerImplementation>();
+  const argument = call.getArguments()[0];
+  const object = argument === undefined ? undefined : objectOf(argument as Expression, new Set());
+  if (object === undefined) return { owner, call, handlers, complete: false };
+  let complete = true;
+  for (const handler of owner.handlers) {
+    const site = propertyOf(object, handler.function, new Set());
+    if (site === "unknown") complete = false;
+    else if (site !== undefined) {
+      const fn = functionOfProperty(site, sdkDir);
+      handlers.set(handler.function, fn === undefined ? { site } : { site, fn });
+    }
+  }
+  return { owner, call, handlers, complete };
+}
+
+/** The object literal an expression evaluates to, following `const` and `let` initialisers. */
+function objectOf(expression: Expression, seen: Set<Node>): ObjectLiteralExpression | undefined {
+  const inner = stripCasts(expression);
+  if (Node.isObjectLiteralExpression(inner)) return inner;
+  if (!Node.isIdentifier(inner) || seen.has(inner)) return undefined;
+  seen.add(inner);
+  for (const declaration of declarationsOf(inner)) {
+    if (Node.isVariableDeclaration(declaration)) {
+      const initializer = declaration.getInitializer();
+      if (initializer !== undefined) return objectOf(initializer, seen);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The member named `name` of an object literal (the last one wins, as at run time, spreads
+ * included); `"unknown"` when a spread cannot be read and might hold it.
+ */
+function propertyOf(object: ObjectLiteralExpression, name: string, seen: Set<Node>): Node | "unknown" | undefined {
+  let result: Node | "unknown" | undefined;
+  for (const property of object.getProperties()) {
+    if (Node.isSpreadAssignment(property)) {
+      const spread = seen.has(property) ? undefined : objectOf(property.getExpression(), seen);
+      seen.add(property);
+      const inner = spread === undefined ? "unknown" : propertyOf(spread, name, seen);
+      if (inner !== undefined) result = inner;
+    } else if ((Node.isMethodDeclaration(property) || Node.isPropertyAssignment(property) || Node.isShorthandPropertyAssignment(property)) && property.getName() === name) {
+      result = property;
+    }
+  }
+  return result;
+}
+
+/** The function a handler property holds. */
+function functionOfProperty(property: Node, sdkDir: string): HandlerFunction | undefined {
+  if (Node.isMethodDeclaration(property)) return property;
+  if (Node.isPropertyAssignment(property)) {
+    const initializer = property.getInitializer();
+    return initializer === undefined ? undefined : functionOf(initializer, sdkDir, new Set());
+  }
+  if (Node.isShorthandPropertyAssignment(property)) {
+    const symbol = property.getValueSymbol();
+    for (const declaration of symbol === undefined ? [] : declarationsOfSymbol(symbol)) {
+      const fn = functionOfDeclaration(declaration, sdkDir, new Set());
+      if (fn !== undefined) return fn;
+    }
+  }
+  return undefined;
+}
+
+/** The function an expression evaluates to: a function expression, or a name of one in the project. */
+export function functionOf(expression: Expression, sdkDir: string, seen: Set<Node>): HandlerFunction | undefined {
+  const inner = stripCasts(expression);
+  if (Node.isArrowFunction(inner) || Node.isFunctionExpression(inner)) return inner;
+  if (!Node.isIdentifier(inner) && !Node.isPropertyAccessExpression(inner)) return undefined;
+  if (seen.has(inner)) return undefined;
+  seen.add(inner);
+  for (const declaration of declarationsOf(inner)) {
+    const fn = functionOfDeclaration(declaration, sdkDir, seen);
+    if (fn !== undefined) return fn;
+  }
+  return undefined;
+}
+
+function functionOfDeclaration(declaration: Node, sdkDir: string, seen: Set<Node>): HandlerFunction | undefined {
+  if (!isProjectCode(declaration, sdkDir)) return undefined;
+  if (Node.isFunctionDeclaration(declaration) || Node.isMethodDeclaration(declaration)) return declaration.hasBody() ? declaration : undefined;
+  if (Node.isVariableDeclaration(declaration) || Node.isPropertyAssignment(declaration)) {
+    const initializer = declaration.getInitializer();
+    return initializer === undefined ? undefined : functionOf(initializer, sdkDir, seen);
+  }
+  if (Node.isShorthandPropertyAssignment(declaration)) {
+    const symbol = declaration.getValueSymbol();
+    for (const d of symbol === undefined ? [] : declarationsOfSymbol(symbol)) {
+      const fn = functionOfDeclaration(d, sdkDir, seen);
+      if (fn !== undefined) return fn;
+    }
+  }
+  return undefined;
+}
+
+function declarationsOfSymbol(symbol: TsSymbol): Node[] {
+  return resolveAlias(symbol).getDeclarations();
+}
