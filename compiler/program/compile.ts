@@ -9,7 +9,7 @@ import { buildManifest } from "../manifest/build-manifest.js";
 import { canonicalJson } from "../manifest/json.js";
 import type { Manifest } from "../manifest/types.js";
 import type { ProgramModel } from "../model.js";
-import { parseFile } from "../parse/parse-file.js";
+import { parseFile, type ParsedFile } from "../parse/parse-file.js";
 import { Phases, type PhaseName, type PhaseTiming } from "./phases.js";
 
 export interface CompileOptions {
@@ -17,6 +17,8 @@ export interface CompileOptions {
   readonly onPhase?: (phase: PhaseName) => void;
   /** Build the manifest when there are no errors (default true; `wowc check` does not need it). */
   readonly manifest?: boolean;
+  /** Parses one file (default `parseFile`); `wowc build --watch` passes a cache keyed by path and content. */
+  readonly parse?: (source: SourceFile) => ParsedFile;
 }
 
 export interface CompileResult {
@@ -34,9 +36,10 @@ export interface CompileResult {
 export function compileSources(sources: readonly SourceFile[], options: CompileOptions = {}, phases = new Phases(options.onPhase)): CompileResult {
   const ordered = [...sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const reporter = new Reporter();
+  const parse = options.parse ?? parseFile;
   const files = phases.run("parse", () =>
     ordered.map((source) => {
-      const { ast, diagnostics } = parseFile(source);
+      const { ast, diagnostics } = parse(source);
       reporter.diagnostics.push(...diagnostics);
       return ast;
     }),

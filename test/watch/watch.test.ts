@@ -1,0 +1,156 @@
+// `wowc build --watch`: debouncing and replay on an injected clock; then real file-system events —
+// edit, break and fix a file — awaited as promises, never with fixed sleeps.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { describeBuild } from "../../compiler/watch/watch-command.js";
+import { Watcher, type RebuildReport, type WatchClock } from "../../compiler/watch/watcher.js";
+import { scratchDir } from "../tools/run-wowc.js";
+
+const order = "context shop\n\naggregate Order {\n  command Place { sku: string }\n  event Placed { sku: string }\n\n  @OnCommand(produces = [Placed])\n  on Place\n}\n";
+const stock = "context stock\n\naggregate Stock {\n  command Receive { quantity: int }\n  event Received { quantity: int }\n\n  @OnCommand(produces = [Received])\n  on Receive\n}\n";
+
+function project(): string {
+  const dir = scratchDir("wowc-watch-");
+  writeFileSync(join(dir, "order.wow"), order);
+  writeFileSync(join(dir, "stock.wow"), stock);
+  return dir;
+}
+
+/** A clock whose timers run only when the test says so. */
+class ManualClock implements WatchClock {
+  private timers = new Map<number, { at: number; callback: () => void }>();
+  private next = 0;
+  time = 0;
+  setTimeout(callback: () => void, ms: number): unknown {
+    this.timers.set(++this.next, { at: this.time + ms, callback });
+    return this.next;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  now(): number {
+    return this.time;
+  }
+  advance(ms: number): void {
+    this.time += ms;
+    for (const [id, timer] of [...this.timers].sort((a, b) => a[1].at - b[1].at)) {
+      if (timer.at <= this.time && this.timers.delete(id)) timer.callback();
+    }
+  }
+  get pending(): number {
+    return this.timers.size;
+  }
+}
+
+const noFiles = () => ({ close: () => undefined });
+
+describe("watch: debounce and replay (injected clock)", () => {
+  it("rebuilds once after a burst of changes, only for .wow files and the config", () => {
+    const clock = new ManualClock();
+    const builds: RebuildReport[] = [];
+    const watcher = new Watcher({ root: project(), clock, debounceMs: 50, watchFiles: noFiles, onBuild: (r) => builds.push(r) });
+    watcher.start();
+    expect(builds).toHaveLength(1);
+    watcher.changed("notes.txt");
+    watcher.changed("generated/wow-manifest.json");
+    watcher.changed("node_modules/x/a.wow");
+    expect(clock.pending).toBe(0);
+    watcher.changed("order.wow");
+    clock.advance(30);
+    watcher.changed("stock.wow");
+    clock.advance(30);
+    expect(builds).toHaveLength(1);
+    watcher.changed("wow.config.json");
+    clock.advance(50);
+    expect(builds).toHaveLength(2);
+    expect(builds[1]!.changes).toEqual(["order.wow", "stock.wow", "wow.config.json"]);
+    expect(builds[1]!.parsed).toBe(0);
+    watcher.close();
+  });
+
+  it("drops requests that arrive during a compile and replays one after it", () => {
+    const clock = new ManualClock();
+    const builds: RebuildReport[] = [];
+    let watcher!: Watcher;
+    const dir = project();
+    watcher = new Watcher({
+      root: dir,
+      clock,
+      debounceMs: 10,
+      watchFiles: noFiles,
+      onBuild: (r) => {
+        builds.push(r);
+        // Changes reported while the first rebuild was still being handled.
+        if (r.number === 1) for (let i = 0; i < 5; i++) watcher.changed("order.wow");
+      },
+    });
+    watcher.start();
+    writeFileSync(join(dir, "order.wow"), order.replace("sku: string }", "sku: string, note: string? }"));
+    watcher.changed("order.wow");
+    clock.advance(10);
+    expect(builds).toHaveLength(2);
+    expect(builds[1]!.parsed).toBe(1);
+    clock.advance(10);
+    expect(builds).toHaveLength(3);
+    clock.advance(100);
+    expect(builds).toHaveLength(3);
+    watcher.close();
+  });
+});
+
+describe("watch: real file-system events", () => {
+  let watcher: Watcher | undefined;
+  afterEach(() => watcher?.close());
+
+  it("edit, break and fix a file: reports each build, survives the error, writes only changed outputs", async () => {
+    const dir = project();
+    // fs.watch may report one write as several events: a build that parsed nothing is such an echo.
+    let waiting: { accept: (r: RebuildReport) => boolean; done: (r: RebuildReport) => void } | undefined;
+    watcher = new Watcher({
+      root: dir,
+      debounceMs: 20,
+      onBuild: (r) => {
+        if (waiting?.accept(r) === true) {
+          const { done } = waiting;
+          waiting = undefined;
+          done(r);
+        }
+      },
+    });
+    const nextBuild = (accept = (r: RebuildReport) => r.parsed > 0) => new Promise<RebuildReport>((done) => (waiting = { accept, done }));
+    const first = watcher.start();
+    expect(first).toMatchObject({ ok: true, parsed: 2, sources: 2 });
+    expect(first.written).toContain("wow-manifest.json");
+    const manifest = join(dir, "generated/wow-manifest.json");
+
+    let next = nextBuild();
+    writeFileSync(join(dir, "order.wow"), order.replace("{ sku: string }\n  event", "{ sku: string, priority: int }\n  event"));
+    const edited = await next;
+    expect(edited).toMatchObject({ ok: true, parsed: 1, sources: 2, changes: ["order.wow"] });
+    expect(edited.written).toContain("wow-manifest.json");
+    expect(readFileSync(manifest, "utf8")).toContain('"priority"');
+    expect(describeBuild(edited)).toMatch(/^Rebuilt in \d+ ms \(1 of 2 files parsed; \d+ written\)\. Watching for changes\.\n$/);
+
+    next = nextBuild();
+    writeFileSync(join(dir, "order.wow"), order.replace("sku: string }\n  event", "sku: }\n  event"));
+    const broken = await next;
+    expect(broken.ok).toBe(false);
+    expect(broken.written).toEqual([]);
+    expect(broken.diagnostics.map((d) => d.code)).toContain("WOW1007");
+    expect(describeBuild(broken)).toMatch(/order\.wow:4:\d+ - error WOW1007[\s\S]*Rebuild failed in \d+ ms \(1 of 2 files parsed\); nothing written\. Watching for changes\.\n$/);
+    expect(readFileSync(manifest, "utf8")).toContain('"priority"');
+
+    next = nextBuild();
+    writeFileSync(join(dir, "order.wow"), order);
+    const fixed = await next;
+    expect(fixed).toMatchObject({ ok: true, parsed: 1 });
+    expect(readFileSync(manifest, "utf8")).not.toContain('"priority"');
+
+    // Touching a file without changing it re-parses nothing and writes nothing.
+    next = nextBuild(() => true);
+    writeFileSync(join(dir, "stock.wow"), stock);
+    const same = await next;
+    expect(same).toMatchObject({ ok: true, parsed: 0, written: [], removed: [] });
+  });
+});
