@@ -1,0 +1,73 @@
+// The files of a new project, rendered from templates/init/** (handlebars, no HTML escaping: the
+// values are checked names and versions). `gitignore.hbs` becomes `.gitignore` (npm drops files
+// named .gitignore from published packages).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import type HandlebarsModule from "handlebars";
+
+export interface ScaffoldOptions {
+  /** The npm package name. */
+  readonly packageName: string;
+  /** The `.wow` context name (lower-case words joined by `-`). */
+  readonly context: string;
+  /** The `wowc` dependency: a version range, or `file:…` to link a local checkout. */
+  readonly wowcSpec: string;
+  readonly typescriptVersion: string;
+  readonly typesNodeVersion: string;
+}
+
+export interface ScaffoldFile {
+  /** Relative to the project directory, with `/`. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/** templates/init/ next to compiler/ (sources) or above dist/compiler/ (the published package). */
+export function initTemplatesDirectory(): string {
+  let dir = new URL("../../", import.meta.url);
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = new URL("templates/init/", dir);
+    if (existsSync(new URL("package.json.hbs", candidate))) return fileURLToPath(candidate);
+    dir = new URL("../", dir);
+  }
+  throw new Error("the templates/init/ folder of wowc was not found");
+}
+
+function listTemplates(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".hbs")) out.push(relative(root, path).split(sep).join("/"));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+export function scaffold(options: ScaffoldOptions): ScaffoldFile[] {
+  const handlebars = createRequire(import.meta.url)("handlebars") as typeof HandlebarsModule;
+  const root = initTemplatesDirectory();
+  return listTemplates(root).map((template) => {
+    const render = handlebars.compile(readFileSync(join(root, template), "utf8"), { noEscape: true, strict: true });
+    const path = template.slice(0, -".hbs".length).replace(/(^|\/)gitignore$/, "$1.gitignore");
+    return { path, text: render(options) };
+  });
+}
+
+/** A context name from a directory name: `My Tasks` → `my-tasks`; `app` when nothing is left. */
+export function contextNameFor(dirName: string): string {
+  const words = dirName.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
+  while (words.length > 0 && /^[0-9]/.test(words[0]!)) words.shift();
+  const name = words.join("-");
+  return name === "" || name === "wow" || name.startsWith("wow-") ? "app" : name;
+}
+
+/** An npm package name from a directory name. */
+export function packageNameFor(dirName: string): string {
+  const name = dirName.toLowerCase().replace(/[^a-z0-9._~-]+/g, "-").replace(/^[._-]+|-+$/g, "");
+  return name === "" ? "wow-app" : name;
+}

@@ -1,0 +1,64 @@
+// `wowc init`: the scaffold installs offline (linking this checkout), builds and passes its own tests.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { contextNameFor, packageNameFor } from "../../compiler/init/scaffold.js";
+import { scratchDir, wowc } from "../tools/run-wowc.js";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+const npm = (args: string[], cwd: string) =>
+  execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_update_notifier: "false" } });
+
+describe("wowc init", () => {
+  beforeAll(() => {
+    // The scaffold links this checkout: its `wowc` bin and `wowc/runtime` are the compiled dist/.
+    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: repo, stdio: "pipe" });
+  }, 600_000);
+
+  it("scaffolds a project that installs offline, builds and passes its own tests", async () => {
+    const dir = join(scratchDir("wowc-init-"), "My Tasks");
+    const init = await wowc(["init", dir, "--wowc", `file:${repo}`]);
+    expect(init.code).toBe(0);
+    for (const f of ["package.json", "tsconfig.json", "src/domain.wow", "src/task.ts", "src/task.test.ts", ".gitignore", "README.md"]) {
+      expect(existsSync(join(dir, f)), f).toBe(true);
+    }
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; scripts: Record<string, string> };
+    expect(pkg.name).toBe("my-tasks");
+    expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["build", "test"]));
+    expect(readFileSync(join(dir, "src/domain.wow"), "utf8")).toContain("context my-tasks\n");
+    // The scaffold is formatted and checks clean.
+    expect((await wowc(["fmt", "--check", dir])).code).toBe(0);
+    expect((await wowc(["check", dir])).code).toBe(0);
+
+    npm(["install", "--offline", "--no-audit", "--no-fund"], dir);
+    const test = npm(["test"], dir);
+    expect(test).toMatch(/# pass 4\n/);
+    expect(test).toMatch(/# fail 0\n/);
+    expect(existsSync(join(dir, "generated/my-tasks/index.ts"))).toBe(true);
+  }, 600_000);
+
+  it("never overwrites existing files without --force, and checks the context name", async () => {
+    const dir = scratchDir("wowc-init-");
+    writeFileSync(join(dir, "package.json"), "{}\n");
+    const refused = await wowc(["init", dir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("already has package.json");
+    expect(readFileSync(join(dir, "package.json"), "utf8")).toBe("{}\n");
+    expect((await wowc(["init", dir, "--force"])).code).toBe(0);
+    expect(readFileSync(join(dir, "package.json"), "utf8")).toContain('"wowc"');
+    const bad = await wowc(["init", scratchDir(), "--context", "Bad_Name"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("lower-case words joined by '-'");
+  });
+
+  it("names the package and context after the directory", () => {
+    expect(contextNameFor("My Tasks")).toBe("my-tasks");
+    expect(contextNameFor("2024_orders.v2")).toBe("orders-v2");
+    expect(contextNameFor("wow")).toBe("app");
+    expect(packageNameFor("My Tasks")).toBe("my-tasks");
+  });
+});
