@@ -1,14 +1,60 @@
 // Canonical JSON: object keys sorted at every level, two-space indent, `\n` line endings and a
 // trailing newline. Arrays keep the order they are given (the manifest builder sorts those whose
-// order carries no meaning). Written in one pass, without copying the value.
+// order carries no meaning). The value is put in key order first (objects already in order are
+// shared, not copied), then printed by the native JSON.stringify — several times faster than
+// printing piece by piece in JavaScript on the 10 MB manifest of a large project. JavaScript lists
+// integer-like keys ("2", "10") first and in numeric order whatever the insertion order, so a value
+// holding one is printed by the writer below instead.
 
 export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  write(value, "", out);
-  out.push("\n");
-  return out.join("");
+  const ordered = inKeyOrder(value);
+  if (ordered === INTEGER_KEY) {
+    const out: string[] = [];
+    write(value, "", out);
+    return `${out.join("")}\n`;
+  }
+  return `${JSON.stringify(ordered, null, 2) ?? "null"}\n`;
 }
 
+const INTEGER_KEY: unique symbol = Symbol("an integer-like key");
+const INTEGER_LIKE = /^(0|[1-9][0-9]*)$/;
+
+/** `value` with every object's keys in sorted order (the parts already in order are shared), or INTEGER_KEY. */
+function inKeyOrder(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = inKeyOrder(value[i]);
+      if (item === INTEGER_KEY) return INTEGER_KEY;
+      if (item !== value[i]) (copy ??= value.slice())[i] = item;
+    }
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.some(isIntegerLike)) return INTEGER_KEY;
+  let copy: Record<string, unknown> | undefined = isSorted(keys) ? undefined : {};
+  if (copy !== undefined) for (const key of keys.sort()) copy[key] = record[key];
+  for (const key of keys) {
+    const item = inKeyOrder(record[key]);
+    if (item === INTEGER_KEY) return INTEGER_KEY;
+    if (item !== record[key]) (copy ??= { ...record })[key] = item;
+  }
+  return copy ?? value;
+}
+
+function isIntegerLike(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && INTEGER_LIKE.test(key);
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
+  return true;
+}
+
+/** The writer for values with integer-like keys: keys sorted as strings, printed piece by piece. */
 function write(value: unknown, indent: string, out: string[]): void {
   if (value === null || typeof value !== "object") {
     out.push(JSON.stringify(value) ?? "null");
