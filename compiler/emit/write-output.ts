@@ -2,7 +2,7 @@
 // files wowc generated before and no longer produces are deleted — only inside the output
 // directory, only those listed in its record `<out>/.wowc-files`. In check mode nothing is
 // written: the result lists what is out of date.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { EmittedFile } from "./emit.js";
 
@@ -18,10 +18,35 @@ export interface OutputResult {
 
 /** Writes `text` to `path` unless the file already holds exactly it; true when it wrote. */
 export function writeIfChanged(path: string, text: string): boolean {
-  if (readIfExists(path) === text) return false;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  return true;
+  return new Writer(true).write(path, text);
+}
+
+/**
+ * Quiet writes for one output directory: a file whose size differs is not read; a directory is
+ * created once; when the output directory did not exist (a cold build) nothing is compared.
+ */
+class Writer {
+  private readonly directories = new Set<string>();
+
+  constructor(private readonly compare: boolean) {}
+
+  write(path: string, text: string): boolean {
+    if (this.compare && holds(path, text)) return false;
+    const dir = dirname(path);
+    if (!this.directories.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.directories.add(dir);
+    }
+    writeFileSync(path, text);
+    return true;
+  }
+}
+
+/** True when the file at `path` holds exactly `text`: sizes first, then bytes. */
+function holds(path: string, text: string): boolean {
+  const size = statSync(path, { throwIfNoEntry: false })?.size;
+  if (size !== Buffer.byteLength(text)) return false;
+  return readIfExists(path) === text;
 }
 
 export function writeOutput(outDir: string, files: readonly EmittedFile[], options: { readonly check?: boolean } = {}): OutputResult {
@@ -29,10 +54,11 @@ export function writeOutput(outDir: string, files: readonly EmittedFile[], optio
   const listed = [...files.map((f) => f.path)].sort();
   const record: EmittedFile = { path: GENERATED_LIST_FILE, text: `${listed.join("\n")}\n` };
   const previous = previousList(root);
+  const writer = new Writer(existsSync(root));
   const changed: string[] = [];
   for (const file of [...files, record]) {
     const path = inside(root, file.path);
-    const differs = options.check === true ? readIfExists(path) !== file.text : writeIfChanged(path, file.text);
+    const differs = options.check === true ? !holds(path, file.text) : writer.write(path, file.text);
     // The record follows the generated files: it is written with them, never reported on its own.
     if (differs && file !== record) changed.push(file.path);
   }
