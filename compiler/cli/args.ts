@@ -16,6 +16,8 @@ export interface CliArgs {
   readonly watch: boolean;
   /** `wowc build --check`: write nothing, exit 1 listing the generated files that are out of date. */
   readonly check?: boolean;
+  /** `wowc check --host <tsconfig>`: cross-check the host's TypeScript handlers against the declarations. */
+  readonly host?: string;
   /** For the tool commands (`cron`, `fmt`, `diff`, `init`): everything after the command, untouched. */
   readonly rest: readonly string[];
 }
@@ -38,6 +40,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   let version = false;
   let watch = false;
   let check = false;
+  let host: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: argv.slice(i) };
@@ -81,6 +84,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "--check":
         check = true;
         break;
+      case "--host":
+        host = value();
+        break;
       case "--color":
         color = true;
         break;
@@ -103,7 +109,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: [] };
   if (watch && command !== "build") throw new UsageError("--watch goes with `wowc build`: wowc build --watch [dir].");
   if (check && command !== "build") throw new UsageError("--check goes with `wowc build`: wowc build --check [dir].");
-  return { ...(check ? { check } : {}), ...(command === undefined ? {} : { command }), dir: dir ?? ".", ...(out === undefined ? {} : { out }), format, warnAsError, stats, ...(color === undefined ? {} : { color }), help, version, watch, rest: [] };
+  if (host !== undefined && command !== "check") throw new UsageError("--host goes with `wowc check`: wowc check --host <tsconfig> [dir].");
+  return { ...(check ? { check } : {}), ...(host === undefined ? {} : { host }), ...(command === undefined ? {} : { command }), dir: dir ?? ".", ...(out === undefined ? {} : { out }), format, warnAsError, stats, ...(color === undefined ? {} : { color }), help, version, watch, rest: [] };
 }
 
 export const helpText = `wowc — compile .wow sources (contexts, aggregates, commands, events, sagas, scheduled jobs)
@@ -114,6 +121,11 @@ Usage:
   wowc build --watch [dir]         rebuild on every change of a .wow file or wow.config.json (Ctrl-C stops)
   wowc build --check [dir]         write nothing; exit 1 listing the generated files that are out of date
   wowc check [dir]                 run the same checks, write nothing
+  wowc check --host <tsconfig> [dir]
+                                   also cross-check the host's TypeScript (ts-morph): a schedule(…) or saga
+                                   command(…) of a command the .wow declaration does not list is an error,
+                                   a listed command no implementation schedules or sends is a warning
+                                   (the SDK is read from --out, default <dir>/generated)
   wowc fmt [paths…] [--check]      format .wow files (--check: list unformatted files, exit 1)
   wowc diff <old> <new>            classify the changes between two manifests (wowc diff --help)
   wowc init [dir]                  scaffold a project: package.json, tsconfig, a .wow file, host, spec

@@ -71,6 +71,9 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
     warnAsError: args.warnAsError,
     ...(io.onPhase === undefined ? {} : { onPhase: io.onPhase }),
   });
+  if (args.host !== undefined && !result.diagnostics.some((d) => d.severity === "error")) {
+    result.diagnostics.push(...(await hostDiagnostics(args, io, root, result.model)));
+  }
   const ms = Math.round(performance.now() - started);
   const errors = result.diagnostics.filter((d) => d.severity === "error");
   const color = args.color ?? (io.isTTY === true && io.env?.NO_COLOR === undefined);
@@ -103,6 +106,18 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
       : `Wrote ${changed.length} file${changed.length === 1 ? "" : "s"} to ${out}${deleted} (from ${files}) in ${ms} ms.\n`);
   }
   return EXIT_OK;
+}
+
+/** `wowc check --host`: ts-morph is loaded only here. Warnings become errors with --warn-as-error. */
+async function hostDiagnostics(args: CliArgs, io: CliIO, root: string, model: import("../model.js").ProgramModel): Promise<import("../diagnostics/diagnostic.js").Diagnostic[]> {
+  const [{ checkHost }, { sortDiagnostics }] = await Promise.all([import("../host-check/host-check.js"), import("../diagnostics/format.js")]);
+  const found = checkHost({
+    root,
+    sdkDir: args.out === undefined ? resolve(root, "generated") : resolve(io.cwd, args.out),
+    tsconfig: resolve(io.cwd, args.host!),
+    model,
+  });
+  return sortDiagnostics(args.warnAsError ? found.map((d) => ({ ...d, severity: "error" as const })) : found);
 }
 
 /** The module and function of each tool command; they parse their own arguments. */

@@ -23,6 +23,7 @@ export interface HandlerDeclarationInfo {
   readonly label: string;
   /** The annotation as the hint names it: `@OnCommand(schedules = [...])`. */
   readonly annotation: string;
+  /** The handler's annotation (where the lists are), else the handler. */
   readonly loc: Location;
   readonly schedules: readonly DeclaredCommand[];
   /** Saga event handlers and jobs; empty for aggregates. */
@@ -54,7 +55,7 @@ export function declarationsOf(model: ProgramModel): OwnerDeclaration[] {
           function: handler.function,
           label: `on ${command.name}`,
           annotation: "@OnCommand",
-          loc: handler.decl.loc,
+          loc: annotation?.loc ?? handler.decl.loc,
           schedules: listed(annotation, "schedules", handler.schedules.map((s) => s.command), context.name, handler.decl.loc),
           commands: [],
         }];
@@ -69,7 +70,7 @@ export function declarationsOf(model: ProgramModel): OwnerDeclaration[] {
           function: handler.function,
           label: `on ${handler.decl.target.text}`,
           annotation: "@OnEvent",
-          loc: handler.decl.loc,
+          loc: annotation?.loc ?? handler.decl.loc,
           schedules: listed(annotation, "schedules", handler.schedules.map((s) => s.command), context.name, handler.decl.loc),
           commands: listed(annotation, "commands", handler.commands, context.name, handler.decl.loc),
         };
@@ -81,7 +82,7 @@ export function declarationsOf(model: ProgramModel): OwnerDeclaration[] {
           function: job.function,
           label: `job ${job.function}`,
           annotation: "@OnSchedule",
-          loc: job.decl.loc,
+          loc: annotation?.loc ?? job.decl.loc,
           schedules: [],
           commands: listed(annotation, "commands", job.commands, context.name, job.decl.loc),
         };

@@ -4,6 +4,7 @@
 import { formatDiagnostics } from "../../compiler/diagnostics/format.js";
 import { messages, type DiagnosticCode, type MessageDefinition } from "../../compiler/diagnostics/messages.js";
 import { buildCases } from "./build-cases.js";
+import { hostCases } from "../host-check/cases.js";
 import { cases } from "./diagnostic-cases.js";
 import { compile, sourceFiles } from "./helpers.js";
 
@@ -45,6 +46,7 @@ function section(code: DiagnosticCode): string[] {
   if (definition.hint !== undefined) lines.push(`Hint: ${definition.hint}`, "");
   const example = cases.find((c) => c.code === code);
   const build = buildCases.find((c) => c.code === code);
+  const host = hostCases.find((c) => c.code === code);
   if (example !== undefined) {
     lines.push(`Example (${example.title}):`, "");
     for (const file of sourceFiles(example.sources)) {
@@ -55,6 +57,9 @@ function section(code: DiagnosticCode): string[] {
       { summary: false },
     );
     lines.push("prints:", "", "```text", printed.replace(/\n+$/, ""), "```", "");
+  } else if (host !== undefined) {
+    // Not run here (each case type-checks a TypeScript project): test/host-check runs them.
+    lines.push(`Example (\`wowc check --host\`: ${host.title}), reported as ${host.expected.map((e) => `\`${e}\``).join(", ")}.`, "");
   } else if (build !== undefined) {
     lines.push(`Example: ${build.title}.`, "");
   } else if (code === "WOW9999") {

@@ -1,0 +1,75 @@
+// wowc check --host: each WOW5xxx case, implementations given by reference, and the clean e-shop.
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { checkHost } from "../../compiler/host-check/host-check.js";
+import { build } from "../../compiler/program/build.js";
+import { billingTs, hostCases, shopWow } from "./cases.js";
+import { describeAll, runHostCase } from "./fixture.js";
+
+const TIMEOUT = 180_000;
+
+describe("wowc check --host", () => {
+  for (const c of hostCases) {
+    it(`${c.code}: ${c.title}`, () => {
+      const diagnostics = runHostCase(c);
+      expect(describeAll(diagnostics).sort()).toEqual(c.expected);
+      for (const d of diagnostics) expect(`${d.message} ${d.hint ?? ""}`).not.toMatch(/\{[A-Za-z]+\}/);
+    }, TIMEOUT);
+  }
+});
+
+describe("wowc check --host: finding implementations", () => {
+  it("follows an implementation object given by reference and handlers declared as functions elsewhere", () => {
+    const diagnostics = runHostCase({
+      code: "WOW5001",
+      title: "by reference",
+      wow: { "shop.wow": shopWow },
+      host: {
+        "src/decisions.ts": `
+          import { ScheduleRule } from "wowc/runtime";
+          import { Decision } from "../generated/sdk.js";
+          import { CancelOrder, OrderPaid, OrderPlaced, type OrderHandlers } from "../generated/shop/index.js";
+
+          const cancelLater = () => CancelOrder();
+
+          export function placeOrder(...[, , scope]: Parameters<OrderHandlers["onPlaceOrder"]>) {
+            scope.schedule("timeout", ScheduleRule.after("1h"), cancelLater());
+            return Decision.events(OrderPlaced());
+          }
+
+          export const payOrder: OrderHandlers["onPayOrder"] = (_state, _command, scope) => {
+            (scope as any).schedule("again", ScheduleRule.after("1h"), cancelLater());
+            return Decision.events(OrderPaid());
+          };
+        `,
+        "src/order.ts": `
+          import { Decision } from "../generated/sdk.js";
+          import { defineOrder, OrderCancelled, type OrderHandlers } from "../generated/shop/index.js";
+          import { payOrder, placeOrder } from "./decisions.js";
+
+          const base = { onPayOrder: payOrder };
+          const impl: OrderHandlers = {
+            ...base,
+            initialState: () => ({ open: false }),
+            onPlaceOrder: placeOrder,
+            onCancelOrder: () => Decision.events(OrderCancelled()),
+            apply: { OrderPlaced: () => ({ open: true }), OrderCancelled: () => ({ open: false }), OrderPaid: (s) => s },
+          };
+          export const order = defineOrder(impl);
+        `,
+        "src/billing.ts": billingTs(`return [context.command(Order.target(event.aggregate.id), PayOrder())];`),
+      },
+      expected: [],
+    });
+    expect(describeAll(diagnostics).sort()).toEqual(["src/decisions.ts WOW5001 13:62"]);
+    expect(diagnostics[0]!.hint).toContain("`on PayOrder` at shop.wow:20");
+  }, TIMEOUT);
+
+  it("finds nothing wrong in the example e-shop and its host", () => {
+    const root = fileURLToPath(new URL("../../examples/eshop/", import.meta.url));
+    const built = build({ root, write: false });
+    expect(built.diagnostics).toEqual([]);
+    const diagnostics = checkHost({ root, sdkDir: `${root}generated`, tsconfig: `${root}tsconfig.json`, model: built.model });
+    expect(describeAll(diagnostics)).toEqual([]);
+  }, TIMEOUT);
+});
