@@ -45,6 +45,10 @@ interface TimerSpecData {
   causation: Causation;
 }
 
+/** Columns `version` (null: no events) and `deleted` (0/1) of the stream `k.stream`. */
+const STREAM_STATE = `(SELECT e.version FROM wow_events AS e WHERE e.stream = k.stream ORDER BY e.version DESC LIMIT 1) AS version,
+  EXISTS (SELECT 1 FROM wow_deleted AS d WHERE d.stream = k.stream) AS deleted`;
+
 const TIMER_COLUMNS = "id, spec, key, slot, due, fire_at, status, attempts, last_error, parked_at";
 
 /** The embedded default journal: one SQLite file (WAL), schema created and versioned by the runtime. */
@@ -68,21 +72,21 @@ export class SqliteJournal implements Journal {
     this.schemaVersion = migrate(this.db);
     const db = this.db;
     this.stmt = {
-      stream: db.prepare<[string], { version: number; deleted: number }>("SELECT version, deleted FROM wow_streams WHERE stream = ?"),
+      /** A stream's version is its last event's (one index seek); a deleted stream has a `wow_deleted` row. */
+      stream: db.prepare<[string], { version: number | null; deleted: number }>(
+        `SELECT ${STREAM_STATE} FROM (SELECT ? AS stream) AS k`,
+      ),
       events: db.prepare<[string], { position: number; data: string }>("SELECT position, data FROM wow_events WHERE stream = ? ORDER BY version, sequence"),
       request: db.prepare<[string, string], { version: number; error_code: string }>(
         "SELECT version, error_code FROM wow_requests WHERE stream = ? AND request_id = ?",
       ),
-      streamAndRequest: db.prepare<[string, string], { version: number | null; deleted: number | null; request_version: number | null; error_code: string | null }>(
-        `SELECT s.version, s.deleted, r.version AS request_version, r.error_code
+      streamAndRequest: db.prepare<[string, string], { version: number | null; deleted: number; request_version: number | null; error_code: string | null }>(
+        `SELECT ${STREAM_STATE}, r.version AS request_version, r.error_code
          FROM (SELECT ? AS stream) AS k
-         LEFT JOIN wow_streams AS s ON s.stream = k.stream
          LEFT JOIN wow_requests AS r ON r.stream = k.stream AND r.request_id = ?`,
       ),
       insertRequest: db.prepare("INSERT OR IGNORE INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)"),
-      upsertStream: db.prepare(
-        "INSERT INTO wow_streams (stream, version, deleted) VALUES (?, ?, ?) ON CONFLICT (stream) DO UPDATE SET version = excluded.version, deleted = excluded.deleted",
-      ),
+      markDeleted: db.prepare("INSERT OR IGNORE INTO wow_deleted (stream) VALUES (?)"),
       insertEvent: db.prepare("INSERT INTO wow_events (stream, version, sequence, type, data) VALUES (?, ?, ?, ?, ?)"),
       readAll: db.prepare<[number, number], { position: number; data: string }>("SELECT position, data FROM wow_events WHERE position > ? ORDER BY position LIMIT ?"),
       /** Setting a key again replaces its timer (new id, spec and slot; pending, attempts reset) in one statement. */
@@ -133,8 +137,8 @@ export class SqliteJournal implements Journal {
 
   async load(aggregate: AggregateRef): Promise<StoredStream> {
     const key = this.keyOf(aggregate);
-    const stream = this.stmt.stream.get(key);
-    return stream ? this.streamOf(key, stream.version, stream.deleted) : { version: 0, deleted: false, events: [] };
+    const { version, deleted } = this.stmt.stream.get(key)!;
+    return this.streamOf(key, version, deleted);
   }
 
   async findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined> {
@@ -146,12 +150,11 @@ export class SqliteJournal implements Journal {
     const key = this.keyOf(aggregate);
     const row = this.stmt.streamAndRequest.get(key, requestId)!;
     if (row.request_version !== null) return { decided: { requestId, version: row.request_version, errorCode: row.error_code! } };
-    if (row.version === null) return { stream: { version: 0, deleted: false, events: [] } };
     return { stream: this.streamOf(key, row.version, row.deleted) };
   }
 
-  private streamOf(key: string, version: number, deleted: number | null): StoredStream {
-    return { version, deleted: deleted === 1, events: this.stmt.events.all(key).map(toEvent) };
+  private streamOf(key: string, version: number | null, deleted: number): StoredStream {
+    return { version: version ?? 0, deleted: deleted === 1, events: version === null ? [] : this.stmt.events.all(key).map(toEvent) };
   }
 
   /** `refKey`, computed once per ref object (a delivery's target is looked up, loaded and appended to). */
@@ -248,8 +251,8 @@ export class SqliteJournal implements Journal {
   /** Checks first, then writes: a refused commit has written nothing (see `append`). */
   private appendNow(commit: Commit): AppendResult {
     const key = this.keyOf(commit.aggregate);
-    const stream = this.stmt.stream.get(key);
-    const version = stream?.version ?? 0;
+    const stream = this.stmt.stream.get(key)!;
+    const version = stream.version ?? 0;
     if (commit.expectedVersion !== undefined && version !== commit.expectedVersion) {
       throw new VersionConflictError(commit.aggregate, commit.expectedVersion, version);
     }
@@ -263,9 +266,7 @@ export class SqliteJournal implements Journal {
       committed.push({ ...event, position });
     }
     const newVersion = committed.length > 0 ? committed[0]!.version : version;
-    if (committed.length > 0 || commit.deleted) {
-      this.stmt.upsertStream.run(key, newVersion, commit.deleted || stream?.deleted === 1 ? 1 : 0);
-    }
+    if (commit.deleted && stream.deleted === 0) this.stmt.markDeleted.run(key);
     for (const change of commit.timers) {
       if (change.kind === "cancelAll") {
         this.stmt.deleteTimersOf.run(key);

@@ -4,16 +4,16 @@ import type Database from "better-sqlite3";
  * Schema migrations, in order; the database records the last applied in `wow_meta.schema_version`.
  * Nothing is released yet, so version 1 is edited in place rather than migrated (a journal from an
  * earlier development build must be recreated). Changes to it so far: `wow_timers.lease_owner` is
- * gone (a claim's lease is its `fire_at`; nothing read the owner, and writing it grew every claimed row).
+ * gone (a claim's lease is its `fire_at`; nothing read the owner, and writing it grew every claimed row);
+ * `wow_streams` (a row per stream, rewritten by every commit) is gone: a stream's version is the
+ * highest of its events (a seek on `wow_events_stream`), and `wow_deleted` lists deleted streams.
  */
 export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
   {
     version: 1,
     sql: `
-      CREATE TABLE wow_streams (
-        stream TEXT PRIMARY KEY,
-        version INTEGER NOT NULL,
-        deleted INTEGER NOT NULL DEFAULT 0
+      CREATE TABLE wow_deleted (
+        stream TEXT PRIMARY KEY
       ) WITHOUT ROWID;
       CREATE TABLE wow_events (
         position INTEGER PRIMARY KEY,
