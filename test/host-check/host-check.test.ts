@@ -62,7 +62,7 @@ describe("wowc check --host: finding implementations", () => {
       expected: [],
     });
     expect(describeAll(diagnostics).sort()).toEqual(["src/decisions.ts WOW5001 13:62"]);
-    expect(diagnostics[0]!.hint).toContain("`on PayOrder` at shop.wow:20");
+    expect(diagnostics[0]!.hint).toContain("`on PayOrder` at shop.wow:21");
   }, TIMEOUT);
 
   it("finds nothing wrong in the example e-shop and its host", () => {
