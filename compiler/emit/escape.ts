@@ -42,12 +42,16 @@ export function propertyAccess(object: string, name: string): string {
   return key === name ? `${object}.${name}` : `${object}[${key}]`;
 }
 
+/** Printable ASCII without `"` or `\`: the common case, written as it is. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /**
  * A double-quoted string literal holding exactly `value`: quotes, backslashes, control characters,
  * U+2028/U+2029 and every non-ASCII character are escaped, so no source text can end the literal.
  * Backticks and `${` are inert inside double quotes.
  */
 export function stringLiteral(value: string): string {
+  if (PLAIN.test(value)) return `"${value}"`;
   let out = '"';
   for (const char of value) {
     const code = char.codePointAt(0)!;
@@ -103,6 +107,15 @@ export function pascalCase(name: string): string {
 
 /** `StockSaga` → `stock-saga`; `OrderV2` → `order-v2`. */
 export function kebabCase(name: string): string {
+  let kebab = kebabCases.get(name);
+  if (kebab === undefined) kebabCases.set(name, (kebab = kebabCaseOf(name)));
+  return kebab;
+}
+
+/** kebabCase is asked for the same names (a file's, for every reference to it) many times. */
+const kebabCases = new Map<string, string>();
+
+function kebabCaseOf(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
     .replace(/[^A-Za-z0-9]+/g, "-")
