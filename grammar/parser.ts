@@ -3,15 +3,13 @@
 // compiler/parse/, apart from the grammar. Syntax errors are recorded as facts (see
 // syntax-error-facts.ts) and worded for users by the builder's describer.
 import type { CstNode, IOrAlt, IToken, TokenType } from "chevrotain";
-import { CstParser, tokenMatcher } from "./chevrotain.js";
+import { CstParser, tokenMatcher, validateGrammar } from "./chevrotain.js";
 import {
   Aggregate, allTokens, At, Colon, Comma, Command, Context, Dot, Enum, Equals, Event, False, Job,
   LBracket, LCurly, LParen, Name, NumberLiteral, On, Question, RBracket, RCurly, RParen, Saga,
   Service, State, StringLiteral, True, Type,
 } from "./tokens.js";
 import { syntaxErrorFactsProvider } from "./syntax-error-facts.js";
-
-const production = process.env["NODE_ENV"] === "production";
 
 /** Keywords that begin a declaration or a member. */
 const BLOCK_KEYWORDS: ReadonlySet<TokenType> = new Set([Context, Type, Enum, Service, Aggregate, Saga, State, Command, Event, On, Job]);
@@ -29,7 +27,7 @@ export class WowParser extends CstParser {
       maxLookahead: 2,
       nodeLocationTracking: "onlyOffset",
       errorMessageProvider: syntaxErrorFactsProvider,
-      skipValidations: production,
+      skipValidations: !validateGrammar,
     });
     this.performSelfAnalysis();
   }

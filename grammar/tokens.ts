@@ -3,7 +3,7 @@
 // Positions: offsets only (start and end); lines and columns are unused.
 // New lines are insignificant: whitespace is skipped and separators (`,`) are optional.
 import type { IToken, TokenType } from "chevrotain";
-import { createToken, Lexer } from "./chevrotain.js";
+import { createToken, Lexer, validateGrammar } from "./chevrotain.js";
 
 /** Category of every token that can stand for a name: identifiers and all keywords. */
 export const Name = createToken({ name: "Name", pattern: Lexer.NA, label: "a name" });
@@ -126,8 +126,6 @@ export const allTokens: readonly TokenType[] = [
   LCurly, RCurly, LParen, RParen, LBracket, RBracket, Comma, Colon, Equals, Dot, Question, At,
 ];
 
-const production = process.env["NODE_ENV"] === "production";
-
 /**
  * The one lexer. Diagnostics use offsets only: lines and columns are computed at the edge, when
  * printing. Tokens carry `startOffset` and `endOffset` (for the parser's node locations) but no
@@ -137,8 +135,8 @@ const production = process.env["NODE_ENV"] === "production";
  */
 export const wowLexer = new Lexer(allTokens as TokenType[], {
   positionTracking: "onlyOffset",
-  ensureOptimizations: !production,
-  skipValidations: production,
+  ensureOptimizations: validateGrammar,
+  skipValidations: !validateGrammar,
 });
 
 /** Chevrotain's token factory for "onlyOffset" (an instance method, pinned 11.2.0), plus `endOffset`. */

@@ -14,3 +14,10 @@ describe("token positions", () => {
     expect(tokens[0]!.startLine).toBeUndefined();
   });
 });
+
+describe("grammar validations", () => {
+  it("run under the tests (the CLI skips them at start-up)", async () => {
+    const { validateGrammar } = await import("../../grammar/chevrotain.js");
+    expect(validateGrammar).toBe(true);
+  });
+});
