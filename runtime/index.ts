@@ -39,3 +39,18 @@ export { slotRequestId } from "./timers/scheduled-command.js";
 export { cronNext, type CronNext } from "./timers/cron-next.js";
 export { Host, type HostOptions } from "./host.js";
 export * from "./cron/index.js";
+
+// Sagas, subscriptions, jobs, the full host and its HTTP API (issue 6).
+export { createHost, WowHost, type CreateHostOptions, type Registration } from "./hosting/create-host.js";
+export { SubscriptionService, type Subscription, type SubscriptionOptions, type SubscriptionServiceOptions } from "./subscriptions/subscription-service.js";
+export { parkedId, type ParkedEvent, type SubscriptionStore } from "./subscriptions/subscription-store.js";
+export { MemorySubscriptionStore } from "./subscriptions/memory-subscription-store.js";
+export { SqliteSubscriptionStore } from "./subscriptions/sqlite-subscription-store.js";
+export { derivedRequestId } from "./sagas/saga-requests.js";
+export { SystemCommands, type CancelScheduleBody, type ScheduleCommandBody } from "./processing/system-commands.js";
+export { JobCommands, JobEvents, SCHEDULE_AGGREGATE, instanceId, parseInstanceId, type JobRule, type TickedBody } from "./jobs/job-messages.js";
+export { singleHostOwnership, type PartitionOwnership } from "./jobs/partition-ownership.js";
+export type { JobInstanceView } from "./jobs/job-manager.js";
+export type { JobInstanceState, JobRun } from "./jobs/schedule-aggregate.js";
+export { createRequestListener, type HttpOptions, type RequestListener } from "./http/request-listener.js";
+export { commandRoutes, snakeCase, type CommandRoute as HttpCommandRoute } from "./http/routes.js";

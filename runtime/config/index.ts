@@ -1,4 +1,4 @@
 // Runtime configuration: types, the loader and its error.
 export { CONFIG_FILE_NAME, loadWowConfig, type LoadWowConfigOptions } from "./load-config.js";
 export { WowConfigError } from "./config-error.js";
-export type { ConfigProblem, ScheduleConfig, TimersConfig, WowConfig } from "./types.js";
+export type { ConfigProblem, HttpConfig, HttpCredential, ScheduleConfig, StoreConfig, TimersConfig, WowConfig } from "./types.js";

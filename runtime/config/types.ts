@@ -17,10 +17,32 @@ export interface TimersConfig {
   readonly "max-attempts": number;
 }
 
+/** One bearer credential of the HTTP API; bound to a tenant, it reaches only that tenant's instances. */
+export interface HttpCredential {
+  readonly token: string;
+  readonly tenant?: string;
+  /** A name for logs. */
+  readonly name?: string;
+}
+
+/** `wow.http` (known to the runtime, not generated): the HTTP API's credentials and limits. */
+export interface HttpConfig {
+  readonly credentials?: readonly HttpCredential[];
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  readonly "body-limit"?: number;
+}
+
+/** `wow.store` (known to the runtime): where the embedded SQLite journal lives. */
+export interface StoreConfig {
+  readonly path?: string;
+}
+
 export interface WowConfig<Job extends string = string> {
   readonly wow: {
     readonly schedules: { readonly [K in Job]: ScheduleConfig };
     readonly timers: TimersConfig;
+    readonly http?: HttpConfig;
+    readonly store?: StoreConfig;
   };
 }
 

@@ -1,5 +1,14 @@
 import type { Clock } from "../clock.js";
-import { Host } from "../host.js";
+import type { WowConfig } from "../config/types.js";
+import type { Host } from "../host.js";
+import { createHost, type WowHost } from "../hosting/create-host.js";
+import { instanceId, JobCommands, SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
+import type { PartitionOwnership } from "../jobs/partition-ownership.js";
+import { aggregateRef, DEFAULT_TENANT } from "../model/aggregate-ref.js";
+import { commandMessage } from "../model/messages.js";
+import type { SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
+import type { Misfire } from "../model/schedule-rule.js";
+import type { SubscriptionOptions } from "../subscriptions/subscription-service.js";
 import type { Journal } from "../journal/journal.js";
 import { MemoryJournal } from "../journal/memory-journal.js";
 import type { CommandResult } from "../model/command-result.js";
@@ -20,6 +29,36 @@ export interface ScheduleSpecOptions {
   readonly journal?: Journal;
   readonly timers?: TimerOptions;
   readonly cronNext?: CronNext;
+  /** Sagas: their event handlers and `@OnSchedule` jobs run as in a host. */
+  readonly sagas?: readonly SagaRegistration[];
+  /** The context `enable(job)` addresses by default (default: the first saga's). */
+  readonly context?: string;
+  readonly config?: WowConfig;
+  readonly ownership?: PartitionOwnership;
+  readonly subscriptions?: SubscriptionOptions;
+}
+
+/** A tick a job handled, and the commands its handler derived from it. */
+export interface DerivedCommands {
+  readonly job: string;
+  readonly tick: ScheduleTick;
+  readonly commands: readonly CommandMessage[];
+}
+
+/** One call a handler made on a service the spec provided. */
+export interface ServiceCall {
+  readonly service: string;
+  readonly method: string;
+  readonly args: readonly unknown[];
+}
+
+export interface EnableOptions {
+  readonly tenantId?: string;
+  readonly partition?: number;
+  readonly context?: string;
+  readonly expression?: string;
+  readonly zone?: string;
+  readonly misfire?: Misfire;
 }
 
 /** A scheduled command the timer service sent, and what came of it. */
@@ -44,7 +83,16 @@ export function scheduleSpec(options: ScheduleSpecOptions): ScheduleSpec {
 export class ScheduleSpec {
   readonly clock: VirtualClock;
   readonly journal: Journal;
+  /** The full host (timers, sagas, jobs). */
+  readonly app: WowHost;
+  /** The core host (command processor + timer service). */
   readonly host: Host;
+  /** Every tick a job handled, with the commands it derived, in order. */
+  readonly derived: DerivedCommands[] = [];
+  /** Every call handlers made on the services given to the spec. */
+  readonly asked: ServiceCall[] = [];
+  private readonly context: string | undefined;
+  private starting: Promise<void> | undefined;
   /** Every scheduled command sent so far, in order. */
   readonly sent: SentCommand[] = [];
   /** Polls that failed as a whole (a store error): `advanceTime` rethrows the first. */
@@ -54,27 +102,48 @@ export class ScheduleSpec {
   constructor(options: ScheduleSpecOptions) {
     this.clock = new VirtualClock(options.start ?? "2026-01-01T00:00:00Z");
     this.journal = options.journal ?? new MemoryJournal();
-    this.host = new Host({
-      journal: this.journal,
-      aggregates: options.aggregates,
+    this.context = options.context ?? options.sagas?.[0]?.context;
+    this.app = createHost({
+      registrations: [...options.aggregates, ...(options.sagas ?? [])],
+      store: this.journal,
       clock: this.clock as Clock,
-      ...(options.services ? { services: options.services } : {}),
+      ...(options.services ? { services: recording(options.services, this.asked) } : {}),
       ...(options.timers ? { timers: options.timers } : {}),
       ...(options.cronNext ? { cronNext: options.cronNext } : {}),
+      ...(options.config ? { config: options.config } : {}),
+      ...(options.ownership ? { ownership: options.ownership } : {}),
+      ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
       onDelivery: (d) => this.sent.push({ command: d.command, at: d.sentAt, ...(d.result ? { result: d.result } : {}), ...(d.error === undefined ? {} : { error: d.error }) }),
+      onDerived: (job, tick, commands) => this.derived.push({ job: job.name, tick, commands }),
       onError: (error) => this.errors.push(error),
     });
+    this.host = this.app.core;
+  }
+
+  /** Enables a job instance (`wow.schedule.Enable`), as a tenant or the host does; an own rule may be given. */
+  async enable(job: string, options: EnableOptions = {}): Promise<CommandResult> {
+    const context = options.context ?? this.context;
+    if (context === undefined) throw new Error("enable: no context (give sagas or options.context)");
+    const { tenantId, partition, context: _c, ...rule } = options;
+    const ref = aggregateRef(context, SCHEDULE_AGGREGATE, instanceId(job, partition), tenantId ?? DEFAULT_TENANT);
+    await this.start();
+    return this.app.send(commandMessage(JobCommands.Enable, rule, ref));
+  }
+
+  /** The commands the jobs' handlers derived so far, in order. */
+  get derivedCommands(): CommandMessage[] {
+    return this.derived.flatMap((d) => d.commands);
   }
 
   /** Sends a command now (starting the host on first use). */
-  send(command: CommandMessage): Promise<CommandResult> {
-    this.start();
-    return this.host.send(command);
+  async send(command: CommandMessage): Promise<CommandResult> {
+    await this.start();
+    return this.app.send(command);
   }
 
   /** Moves the virtual clock on; returns the scheduled commands sent meanwhile. */
   async advanceTime(duration: DurationInput): Promise<SentCommand[]> {
-    this.start();
+    await this.start();
     const from = this.sent.length;
     await this.clock.advanceTime(duration);
     if (this.errors.length > 0) throw this.errors[0];
@@ -86,15 +155,45 @@ export class ScheduleSpec {
     return this.sent.map((s) => s.command);
   }
 
-  start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.host.start();
+  /** Starts the host (timers, subscriptions, SYSTEM jobs). */
+  start(): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      this.starting = this.app.start();
+    }
+    return this.starting!;
   }
 
   /** Stops the host ("downtime" until `start()`), e.g. to test misfires. */
   async stop(): Promise<void> {
     this.started = false;
-    await this.host.stop();
+    await this.app.stop();
   }
+}
+
+/** Wraps each service so that calls to its functions are recorded (the spec's `asked`). */
+function recording(services: Services, asked: ServiceCall[]): Services {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, service] of Object.entries(services)) {
+    if (typeof service === "function") {
+      wrapped[name] = (...args: unknown[]) => {
+        asked.push({ service: name, method: "", args });
+        return (service as (...a: unknown[]) => unknown)(...args);
+      };
+    } else if (typeof service === "object" && service !== null) {
+      wrapped[name] = new Proxy(service, {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver);
+          if (typeof value !== "function") return value;
+          return (...args: unknown[]) => {
+            asked.push({ service: name, method: String(property), args });
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+    } else {
+      wrapped[name] = service;
+    }
+  }
+  return wrapped;
 }

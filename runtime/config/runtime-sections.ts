@@ -1,0 +1,42 @@
+// Sections of wow.config.json that the runtime owns (not generated from .wow sources): `wow.http`
+// and `wow.store`. The loader adds them to the generated schema before validating.
+
+export const RUNTIME_SECTIONS_SCHEMA: Readonly<Record<string, object>> = {
+  http: {
+    type: "object",
+    additionalProperties: false,
+    description: "The HTTP API: bearer credentials (every admin call needs one) and limits.",
+    properties: {
+      credentials: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["token"],
+          properties: {
+            token: { type: "string", minLength: 16, description: "The bearer token (at least 16 characters)." },
+            tenant: { type: "string", minLength: 1, description: "Binds the credential to one tenant's instances." },
+            name: { type: "string" },
+          },
+        },
+      },
+      "body-limit": { type: "integer", minimum: 1, description: "Largest accepted request body, in bytes (default 1 MiB)." },
+    },
+  },
+  store: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      path: { type: "string", minLength: 1, description: "The SQLite journal file (default wow.db)." },
+    },
+  },
+};
+
+/** The generated schema with the runtime's sections added under `wow` (where it does not declare them). */
+export function withRuntimeSections(schema: object): object {
+  const copy = structuredClone(schema) as { properties?: { wow?: { properties?: Record<string, object> } } };
+  const wow = copy.properties?.wow;
+  if (!wow) return copy;
+  wow.properties = { ...RUNTIME_SECTIONS_SCHEMA, ...(wow.properties ?? {}) };
+  return copy;
+}

@@ -1,0 +1,185 @@
+// createHost: the runnable host from generated `define…` registrations (aggregates and sagas):
+// the core Host (command processor + timers), saga and job subscriptions, the jobs' built-in
+// `<context>.schedule` aggregates, config (timers, schedule overrides), and the HTTP API.
+import type { Server } from "node:http";
+import { systemClock, type Clock } from "../clock.js";
+import type { WowConfig } from "../config/types.js";
+import { Host } from "../host.js";
+import type { Journal, TimerRow } from "../journal/journal.js";
+import { SqliteJournal } from "../journal/sqlite-journal.js";
+import type { CommandResult } from "../model/command-result.js";
+import type { CommandMessage, EventMessage } from "../model/messages.js";
+import type { AggregateRegistration, Services } from "../model/registration.js";
+import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
+import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.js";
+import type { Delivery } from "../timers/timer-service.js";
+import type { TimerOptions } from "../timers/timer-options.js";
+import { JobManager } from "../jobs/job-manager.js";
+import { jobIndexSubscription, jobSubscriptions } from "../jobs/job-subscriptions.js";
+import { hostRule } from "../jobs/job-rules.js";
+import { singleHostOwnership, type PartitionOwnership } from "../jobs/partition-ownership.js";
+import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
+import { MemorySubscriptionStore } from "../subscriptions/memory-subscription-store.js";
+import { SqliteSubscriptionStore } from "../subscriptions/sqlite-subscription-store.js";
+import { SubscriptionService, type SubscriptionOptions } from "../subscriptions/subscription-service.js";
+import type { ParkedEvent, SubscriptionStore } from "../subscriptions/subscription-store.js";
+import { createRequestListener, type HttpOptions, type RequestListener } from "../http/request-listener.js";
+import { listen } from "../http/listen.js";
+
+export type Registration = AggregateRegistration | SagaRegistration;
+
+export interface CreateHostOptions {
+  readonly registrations: readonly Registration[];
+  /** A journal, or the SQLite file's path; default: SQLite at `wow.store.path` of the config, else `wow.db`. */
+  readonly store?: Journal | string;
+  /** Default: SQLite tables in the journal's file for a SqliteJournal, else in memory. */
+  readonly subscriptionStore?: SubscriptionStore;
+  readonly config?: WowConfig;
+  readonly clock?: Clock;
+  /** By qualified name (`"eshop-order.PaymentPolicy"`). */
+  readonly services?: Services;
+  readonly ownership?: PartitionOwnership;
+  /** Timer options beyond `wow.timers` (which this overrides). */
+  readonly timers?: TimerOptions;
+  readonly subscriptions?: SubscriptionOptions;
+  readonly http?: HttpOptions;
+  readonly cronNext?: CronNext;
+  readonly onDelivery?: (delivery: Delivery) => void;
+  readonly onParked?: (entry: ParkedEvent) => void;
+  /** Each tick a job handled and the commands it derived. */
+  readonly onDerived?: (job: SagaJobRegistration, tick: ScheduleTick, commands: readonly CommandMessage[]) => void;
+  readonly onError?: (error: unknown) => void;
+}
+
+export function createHost(options: CreateHostOptions): WowHost {
+  return new WowHost(options);
+}
+
+function isSaga(r: Registration): r is SagaRegistration {
+  return "saga" in r && "jobs" in r;
+}
+
+export class WowHost {
+  readonly clock: Clock;
+  readonly journal: Journal;
+  readonly store: SubscriptionStore;
+  readonly core: Host;
+  readonly jobs: JobManager;
+  readonly subscriptions: SubscriptionService;
+  readonly aggregates: readonly AggregateRegistration[];
+  readonly sagas: readonly SagaRegistration[];
+  readonly config: WowConfig | undefined;
+  private readonly ownsJournal: boolean;
+  private servers: Server[] = [];
+  private listener: RequestListener | undefined;
+  private started: Promise<void> | undefined;
+
+  constructor(private readonly options: CreateHostOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.config = options.config;
+    const store = options.store ?? options.config?.wow.store?.path ?? "wow.db";
+    this.ownsJournal = typeof store === "string";
+    this.journal = typeof store === "string" ? new SqliteJournal(store) : store;
+    this.store = options.subscriptionStore ?? (this.journal instanceof SqliteJournal ? new SqliteSubscriptionStore(this.journal.db) : new MemorySubscriptionStore());
+    this.sagas = options.registrations.filter(isSaga);
+    const ownership = options.ownership ?? singleHostOwnership();
+    const schedules = (options.config?.wow.schedules ?? {}) as WowConfig["wow"]["schedules"];
+    const cronNext = options.cronNext ?? defaultCronNext;
+    this.jobs = new JobManager({
+      sagas: this.sagas,
+      hostRule: (job) => hostRule(job, schedules[job.name]),
+      enabled: (job) => schedules[job.name]?.enabled !== false,
+      ownership,
+      journal: this.journal,
+      store: this.store,
+      cronNext,
+    });
+    this.aggregates = [...options.registrations.filter((r): r is AggregateRegistration => !isSaga(r)), ...this.jobs.aggregates];
+    const timersConfig = options.config?.wow.timers;
+    this.core = new Host({
+      journal: this.journal,
+      aggregates: this.aggregates,
+      clock: this.clock,
+      cronNext,
+      ...(options.services ? { services: options.services } : {}),
+      timers: {
+        ...(timersConfig ? { pollInterval: timersConfig["poll-interval"], maxAttempts: timersConfig["max-attempts"] } : {}),
+        ...options.timers,
+      },
+      // A delivered command committed: subscriptions look for its events now.
+      timerSend: (send) => async (command) => {
+        const result = await send(command);
+        if (result.events.length > 0) this.subscriptions.wake();
+        return result;
+      },
+      ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
+    const runtime = { send: this.send, journal: this.journal, clock: this.clock, services: options.services ?? {} };
+    this.subscriptions = new SubscriptionService({
+      journal: this.journal,
+      store: this.store,
+      clock: this.clock,
+      ...(timersConfig ? { pollInterval: timersConfig["poll-interval"] } : {}),
+      ...options.subscriptions,
+      subscriptions: [
+        jobIndexSubscription((event: EventMessage) => this.store.rememberInstance(event.aggregate)),
+        ...this.sagas.flatMap((saga) => sagaSubscriptions(saga, runtime)),
+        ...this.sagas.flatMap((saga) => jobSubscriptions(saga, { ...runtime, ownership, ...(options.onDerived ? { onDerived: options.onDerived } : {}) })),
+      ],
+      ...(options.onParked ? { onParked: options.onParked } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
+  }
+
+  /** Decides a command; its commit wakes this node's timers and subscriptions. */
+  readonly send = async (command: CommandMessage): Promise<CommandResult> => {
+    const result = await this.core.send(command);
+    if (result.events.length > 0) this.subscriptions.wake();
+    return result;
+  };
+
+  /** Starts timers and subscriptions, then enables the SYSTEM jobs (per config). */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      this.core.start();
+      this.subscriptions.start();
+      await this.jobs.startSystemJobs(this.send);
+    })();
+    return this.started;
+  }
+
+  /** Graceful: no new HTTP requests, in-flight work finishes, nothing is lost (timers and checkpoints are durable). */
+  async stop(): Promise<void> {
+    await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    this.servers = [];
+    await this.started;
+    this.started = undefined;
+    await this.subscriptions.stop();
+    await this.core.stop();
+  }
+
+  /** Stops and closes the journal if the host opened it. */
+  async close(): Promise<void> {
+    await this.stop();
+    if (this.ownsJournal) await this.journal.close();
+  }
+
+  /** The HTTP API as a Node `(req, res)` listener (mounts in Express, Fastify or Koa too). */
+  get requestListener(): RequestListener {
+    this.listener ??= createRequestListener(this, { ...(this.config?.wow.http ? { config: this.config.wow.http } : {}), ...this.options.http });
+    return this.listener;
+  }
+
+  /** Serves the HTTP API on `port` (0: any free port); resolves with the server once listening. */
+  async listen(port: number, hostname = "127.0.0.1"): Promise<Server> {
+    const server = await listen(this.requestListener, port, hostname);
+    this.servers.push(server);
+    return server;
+  }
+
+  /** Parked timers and parked subscription events. */
+  async parked(limit = 100): Promise<{ timers: TimerRow[]; events: ParkedEvent[] }> {
+    return { timers: await this.core.timers.parked(limit), events: await this.subscriptions.parked(limit) };
+  }
+}

@@ -1,0 +1,122 @@
+// The operators' API: job instances, pending timers, parked items and their re-drive, and the
+// schedule commands `POST /{context}/schedule/{id}/wow.schedule.{enable|reschedule|disable|trigger}`.
+import type { TimerRow } from "../journal/journal.js";
+import { DEFAULT_TENANT, type AggregateRef } from "../model/aggregate-ref.js";
+import { ErrorCodes } from "../model/errors.js";
+import { commandMessage } from "../model/messages.js";
+import { JOB_VERBS, parseInstanceId, SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
+import type { WowHost } from "../hosting/create-host.js";
+import { pendingTimers } from "../hosting/pending-timers.js";
+import { requireTenant, type Principal } from "./auth.js";
+import { wowResult } from "./command-handler.js";
+import { HttpError } from "./http-error.js";
+
+export interface Reply {
+  readonly status: number;
+  readonly body: unknown;
+  readonly errorCode?: string;
+}
+
+const LIST_LIMIT = 500;
+
+function visible(principal: Principal, tenantId: string): boolean {
+  return principal.tenant === undefined || principal.tenant === tenantId;
+}
+
+function timerView(t: TimerRow) {
+  return {
+    id: t.id,
+    owner: t.owner,
+    key: t.key,
+    target: t.target,
+    command: t.command.type,
+    rule: t.rule,
+    slot: t.slot,
+    due: new Date(t.due).toISOString(),
+    status: t.status,
+    attempts: t.attempts,
+    ...(t.lastError ? { lastError: t.lastError } : {}),
+    ...(t.parkedAt ? { parkedAt: new Date(t.parkedAt).toISOString() } : {}),
+  };
+}
+
+export async function listJobs(host: WowHost, principal: Principal): Promise<Reply> {
+  const jobs = await host.jobs.list(principal.tenant);
+  return {
+    status: 200,
+    body: {
+      jobs: jobs.map((j) => ({
+        ...j,
+        nextFireTimes: j.nextFireTimes.map((t) => new Date(t).toISOString()),
+        lastRuns: j.lastRuns.map((r) => ({ ...r, due: new Date(r.due).toISOString(), at: new Date(r.at).toISOString() })),
+      })),
+    },
+  };
+}
+
+export async function listTimers(host: WowHost, principal: Principal): Promise<Reply> {
+  const timers = (await pendingTimers(host.journal, LIST_LIMIT)).filter((t) => visible(principal, t.owner.tenantId));
+  return { status: 200, body: { timers: timers.map(timerView) } };
+}
+
+export async function listParked(host: WowHost, principal: Principal): Promise<Reply> {
+  const { timers, events } = await host.parked(LIST_LIMIT);
+  return {
+    status: 200,
+    body: {
+      timers: timers.filter((t) => visible(principal, t.owner.tenantId)).map(timerView),
+      events: events
+        .filter((e) => visible(principal, e.event.aggregate.tenantId))
+        .map((e) => ({ id: e.id, subscription: e.subscription, position: e.position, eventType: e.event.type, aggregate: e.event.aggregate, attempts: e.attempts, error: e.error, parkedAt: new Date(e.parkedAt).toISOString() })),
+    },
+  };
+}
+
+export async function redriveTimer(host: WowHost, principal: Principal, id: string): Promise<Reply> {
+  const timer = await host.journal.timer(id);
+  if (!timer || timer.status !== "parked") throw new HttpError(404, ErrorCodes.NotFound, `no parked timer ${id}`);
+  requireTenant(principal, timer.owner.tenantId);
+  const ok = await host.core.timers.redrive(id);
+  if (!ok) throw new HttpError(404, ErrorCodes.NotFound, `no parked timer ${id}`);
+  return { status: 200, body: { id, redriven: true } };
+}
+
+export async function redriveEvent(host: WowHost, principal: Principal, id: string): Promise<Reply> {
+  const entry = (await host.parked(LIST_LIMIT)).events.find((e) => e.id === id);
+  if (!entry) throw new HttpError(404, ErrorCodes.NotFound, `no parked event ${id}`);
+  requireTenant(principal, entry.event.aggregate.tenantId);
+  const outcome = await host.subscriptions.redrive(id);
+  if (!outcome.found) throw new HttpError(404, ErrorCodes.NotFound, `no parked event ${id}`);
+  return { status: 200, body: { id, redriven: outcome.ok, ...(outcome.error ? { error: outcome.error.split("\n")[0] } : {}) } };
+}
+
+/** `wow.schedule.<verb>` on an instance: the tenant is the header's (or the credential's), default `(0)`. */
+export async function scheduleCommand(
+  host: WowHost,
+  principal: Principal,
+  context: string,
+  id: string,
+  command: string,
+  tenantHeader: string | undefined,
+  body: Record<string, unknown>,
+): Promise<Reply> {
+  const verb = command.startsWith("wow.schedule.") ? command.slice("wow.schedule.".length) : "";
+  const type = JOB_VERBS[verb];
+  if (!type) throw new HttpError(404, ErrorCodes.NotFound, `unknown schedule command ${JSON.stringify(command.slice(0, 60))}: use wow.schedule.enable, reschedule, disable or trigger`);
+  const job = host.jobs.job(context, parseInstanceId(id).job);
+  if (!job) throw new HttpError(404, ErrorCodes.NotFound, `no job ${id} in context ${context}`);
+  const tenantId = tenantHeader ?? principal.tenant ?? DEFAULT_TENANT;
+  requireTenant(principal, tenantId);
+  const allowed = ["expression", "zone", "misfire"];
+  for (const [key, value] of Object.entries(body)) {
+    if (!allowed.includes(key)) throw new HttpError(400, ErrorCodes.CommandValidation, `unknown field ${JSON.stringify(key.slice(0, 60))}: expected ${allowed.join(", ")}`);
+    if (typeof value !== "string") throw new HttpError(400, ErrorCodes.CommandValidation, `${key} must be a string`);
+  }
+  if ((type === JOB_VERBS.disable || type === JOB_VERBS.trigger) && Object.keys(body).length > 0) {
+    throw new HttpError(400, ErrorCodes.CommandValidation, `wow.schedule.${verb} takes no fields`);
+  }
+  const ref: AggregateRef = { context, aggregate: SCHEDULE_AGGREGATE, tenantId, id };
+  const result = await host.send(commandMessage(type, body, ref));
+  const status = result.outcome === "decided" ? 200 : result.errorCode === ErrorCodes.NotFound ? 404 : 400;
+  return { status, body: wowResult(result), errorCode: result.errorCode };
+}

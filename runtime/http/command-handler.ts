@@ -1,0 +1,96 @@
+// `PUT|POST|DELETE /{context}/tenant/{tenantId}/{aggregate}/[{id}/]{command}`: Wow's request headers
+// in, a Wow-shaped command result out (status per error code).
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { AggregateRef } from "../model/aggregate-ref.js";
+import type { CommandResult } from "../model/command-result.js";
+import { ErrorCodes } from "../model/errors.js";
+import type { CommandMessage } from "../model/messages.js";
+import type { CommandSender } from "../processing/command-processor.js";
+import type { Journal } from "../journal/journal.js";
+import { HttpError } from "./http-error.js";
+import type { CommandRoute } from "./routes.js";
+
+/** Wow's command request headers. */
+export const Headers = {
+  RequestId: "command-request-id",
+  AggregateId: "command-aggregate-id",
+  AggregateVersion: "command-aggregate-version",
+  TenantId: "command-tenant-id",
+  WaitStage: "command-wait-stage",
+  WaitTimeout: "command-wait-timeout",
+} as const;
+
+const ID = /^[A-Za-z0-9._~:@!$'()*+,;=-]{1,200}$/;
+
+export function checkId(what: string, value: string): string {
+  if (!ID.test(value) || value === "." || value === "..") throw new HttpError(400, ErrorCodes.IllegalArgument, `${what} ${JSON.stringify(value.slice(0, 80))} is not a valid id`);
+  return value;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export async function handleCommand(
+  req: IncomingMessage,
+  route: CommandRoute,
+  tenantId: string,
+  pathId: string | undefined,
+  body: Record<string, unknown>,
+  send: CommandSender,
+  journal: Journal,
+): Promise<{ status: number; result: Record<string, unknown>; errorCode: string }> {
+  const id = pathId ?? (header(req, Headers.AggregateId) === undefined ? randomUUID() : checkId("Command-Aggregate-Id", header(req, Headers.AggregateId)!));
+  const requestId = header(req, Headers.RequestId);
+  if (requestId !== undefined && (requestId.length === 0 || requestId.length > 200)) throw new HttpError(400, ErrorCodes.IllegalArgument, "Command-Request-Id must have 1 to 200 characters");
+  const aggregate: AggregateRef = { context: route.context, aggregate: route.aggregate, tenantId, id };
+  const expected = header(req, Headers.AggregateVersion);
+  if (expected !== undefined) {
+    if (!/^\d{1,15}$/.test(expected)) throw new HttpError(400, ErrorCodes.IllegalArgument, "Command-Aggregate-Version must be a non-negative integer");
+    const actual = (await journal.load(aggregate)).version;
+    if (actual !== Number(expected)) {
+      throw new HttpError(409, "CommandExpectVersionConflict", `expected version ${expected}, the aggregate is at ${actual}`);
+    }
+  }
+  const commandId = randomUUID();
+  const command: CommandMessage = { commandId, requestId: requestId ?? commandId, type: route.type, body, aggregate, createdAt: Date.now() };
+  const result = await send(command);
+  return { status: statusOf(result), result: wowResult(result), errorCode: result.errorCode };
+}
+
+function statusOf(result: CommandResult): number {
+  if (result.outcome === "decided") return 200;
+  switch (result.errorCode) {
+    case ErrorCodes.NotFound:
+      return 404;
+    case ErrorCodes.IllegalAccessDeletedAggregate:
+      return 410;
+    case ErrorCodes.EventVersionConflict:
+      return 409;
+    default:
+      return 400;
+  }
+}
+
+/** Wow's `CommandResult` fields. */
+export function wowResult(r: CommandResult): Record<string, unknown> {
+  return {
+    id: r.commandId,
+    stage: "PROCESSED",
+    contextName: r.aggregate.context,
+    aggregateName: r.aggregate.aggregate,
+    tenantId: r.aggregate.tenantId,
+    aggregateId: r.aggregate.id,
+    aggregateVersion: r.aggregateVersion,
+    requestId: r.requestId,
+    commandId: r.commandId,
+    function: r.type,
+    errorCode: r.errorCode,
+    errorMsg: r.errorMsg,
+    succeeded: r.succeeded,
+    outcome: r.outcome,
+    result: { events: r.events.filter((e) => !e.type.startsWith("wow.")).map((e) => ({ type: e.type, body: e.body, version: e.version })) },
+  };
+}

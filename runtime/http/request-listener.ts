@@ -1,0 +1,122 @@
+// The HTTP API as a Node request listener `(req, res)`: mount it in `http.createServer`, Express
+// (`app.use(listener)`), Fastify (`fastify.all("/*", (rq, rp) => listener(rq.raw, rp.raw))`) or Koa
+// (`ctx.respond = false; listener(ctx.req, ctx.res)`). Every call needs a bearer credential.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpConfig, HttpCredential } from "../config/types.js";
+import { DEFAULT_TENANT } from "../model/aggregate-ref.js";
+import { ErrorCodes } from "../model/errors.js";
+import type { WowHost } from "../hosting/create-host.js";
+import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
+import { authenticate, requireTenant } from "./auth.js";
+import { DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
+import { checkId, handleCommand, Headers } from "./command-handler.js";
+import { HttpError } from "./http-error.js";
+import { commandRoutes, routeKey, type CommandRoute } from "./routes.js";
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface HttpOptions {
+  /** `wow.http` of the config. */
+  readonly config?: HttpConfig;
+  /** Credentials in addition to the config's. */
+  readonly credentials?: readonly HttpCredential[];
+  readonly bodyLimit?: number;
+  /** Called for each 5xx (a server fault); default: console.error. */
+  readonly onServerError?: (error: unknown) => void;
+}
+
+const SEGMENT = /^[A-Za-z0-9._~:@!$'()*+,;=-]+$/;
+
+/** Splits a request path into decoded segments; path tricks (`..`, empty or encoded slashes, control characters) are a 400. */
+export function pathSegments(url: string | undefined): string[] {
+  const raw = (url ?? "/").split("?")[0]!;
+  if (!raw.startsWith("/") || raw.length > 2048) throw new HttpError(400, ErrorCodes.IllegalArgument, "bad request path");
+  const parts = raw.slice(1).split("/");
+  if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
+  return parts.map((part) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(part);
+    } catch {
+      throw new HttpError(400, ErrorCodes.IllegalArgument, "bad percent-encoding in the path");
+    }
+    if (decoded === "" || decoded === "." || decoded === ".." || !SEGMENT.test(decoded)) {
+      throw new HttpError(400, ErrorCodes.IllegalArgument, `bad path segment ${JSON.stringify(decoded.slice(0, 60))}`);
+    }
+    return decoded;
+  });
+}
+
+export function createRequestListener(host: WowHost, options: HttpOptions = {}): RequestListener {
+  const credentials = [...(options.config?.credentials ?? []), ...(options.credentials ?? [])];
+  const bodyLimit = options.bodyLimit ?? options.config?.["body-limit"] ?? DEFAULT_BODY_LIMIT;
+  const onServerError = options.onServerError ?? ((error: unknown) => console.error("wow.http: server error", error));
+  const routes = new Map<string, CommandRoute>();
+  for (const route of commandRoutes(host.aggregates)) {
+    const segments = route.path.slice(1).split("/");
+    routes.set(routeKey(route.method, segments, route.create), route);
+  }
+
+  const dispatch = async (req: IncomingMessage): Promise<Reply> => {
+    const method = req.method ?? "GET";
+    const segments = pathSegments(req.url);
+    const principal = authenticate(req, credentials);
+    const body = method === "GET" || method === "HEAD" ? {} : await readJsonObject(req, bodyLimit);
+    const [first, second, third, fourth] = segments;
+    if (first === "wow") {
+      if (method === "GET" && segments.length === 2 && second === "jobs") return listJobs(host, principal);
+      if (method === "GET" && segments.length === 2 && second === "timers") return listTimers(host, principal);
+      if (method === "GET" && segments.length === 2 && second === "parked") return listParked(host, principal);
+      if (method === "GET" && segments.length === 2 && second === "routes") return { status: 200, body: { routes: commandRoutes(host.aggregates).map(({ method: m, path, type }) => ({ method: m, path, type })) } };
+      if (method === "POST" && segments.length === 5 && second === "parked" && segments[4] === "redrive") {
+        if (third === "timers") return redriveTimer(host, principal, checkId("timer id", fourth!));
+        if (third === "events") return redriveEvent(host, principal, checkId("parked event id", fourth!));
+      }
+      throw new HttpError(404, ErrorCodes.NotFound, `no route ${method} ${req.url?.slice(0, 100)}`);
+    }
+    if (segments.length === 4 && second === "schedule") {
+      if (method !== "POST") throw new HttpError(405, "MethodNotAllowed", "schedule commands are POST");
+      const tenant = req.headers[Headers.TenantId];
+      return scheduleCommand(host, principal, first!, checkId("job instance id", third!), fourth!, typeof tenant === "string" ? checkId("Command-Tenant-Id", tenant) : undefined, body);
+    }
+    const route = routes.get(routeKey(method, segments, false)) ?? routes.get(routeKey(method, segments, true));
+    if (!route || second !== "tenant") throw new HttpError(404, ErrorCodes.NotFound, `no route ${method} ${req.url?.slice(0, 100)}`);
+    const tenantId = checkId("tenant id", third ?? DEFAULT_TENANT);
+    requireTenant(principal, tenantId);
+    const pathId = route.create ? undefined : checkId("aggregate id", segments[4]!);
+    try {
+      const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, body, host.send, host.journal);
+      return { status, body: result, errorCode };
+    } catch (error) {
+      // A handler that throws on a body it did not expect (no rejection): the body is at fault.
+      if (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError) {
+        throw new HttpError(400, ErrorCodes.CommandValidation, `the command's body does not fit ${route.type}: ${error.message}`);
+      }
+      throw error;
+    }
+  };
+
+  return (req, res) => {
+    dispatch(req)
+      .then((reply) => respond(res, reply.status, reply.body, reply.errorCode ?? (reply.status < 400 ? ErrorCodes.Ok : undefined)))
+      .catch((error: unknown) => {
+        if (error instanceof HttpError) {
+          respond(res, error.status, { errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
+          if (error.status === 413) res.once("finish", () => req.destroy());
+          return;
+        }
+        onServerError(error);
+        respond(res, 500, { errorCode: "InternalError", errorMsg: "the server failed; see its log", succeeded: false }, "InternalError");
+      });
+  };
+}
+
+function respond(res: ServerResponse, status: number, body: unknown, errorCode: string | undefined): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  const headers: Record<string, string | number> = { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "x-content-type-options": "nosniff" };
+  if (errorCode !== undefined) headers["wow-error-code"] = errorCode;
+  if (status === 401) headers["www-authenticate"] = 'Bearer realm="wow"';
+  res.writeHead(status, headers);
+  res.end(text);
+}

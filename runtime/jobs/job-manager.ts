@@ -1,0 +1,152 @@
+// The host's side of jobs: enable the SYSTEM instances at start (config `enabled: false` keeps one
+// disabled), and describe instances for operators (rule, zone, next fire times, last runs).
+import type { Journal, TimerRow } from "../journal/journal.js";
+import { aggregateRef, DEFAULT_TENANT, refKey, type AggregateRef } from "../model/aggregate-ref.js";
+import type { CommandResult } from "../model/command-result.js";
+import { commandMessage } from "../model/messages.js";
+import type { SagaJobRegistration, SagaRegistration } from "../model/saga-registration.js";
+import type { CommandSender } from "../processing/command-processor.js";
+import { replay } from "../processing/command-processor.js";
+import type { CronNext } from "../timers/cron-next.js";
+import type { SubscriptionStore } from "../subscriptions/subscription-store.js";
+import { instanceId, JobCommands, SCHEDULE_AGGREGATE, TICK_KEY, type JobRule } from "./job-messages.js";
+import type { PartitionOwnership } from "./partition-ownership.js";
+import { scheduleAggregate, type JobInstanceState, type JobRun } from "./schedule-aggregate.js";
+import type { AggregateRegistration } from "../model/registration.js";
+
+/** A job instance as an operator sees it. */
+export interface JobInstanceView {
+  readonly context: string;
+  readonly id: string;
+  readonly job: string;
+  readonly tenantId: string;
+  readonly scope: "SYSTEM" | "TENANT";
+  readonly subscription: string;
+  readonly enabled: boolean;
+  readonly rule: JobRule;
+  readonly own: boolean;
+  readonly partition?: number;
+  /** The next due times (epoch ms), the pending slot first. */
+  readonly nextFireTimes: readonly number[];
+  readonly lastRuns: readonly JobRun[];
+  readonly timer?: { readonly id: string; readonly slot: number; readonly due: number; readonly status: string; readonly attempts: number; readonly lastError?: string };
+}
+
+export interface JobManagerOptions {
+  readonly sagas: readonly SagaRegistration[];
+  readonly hostRule: (job: SagaJobRegistration) => JobRule;
+  /** `wow.schedules.<name>.enabled` (default true). */
+  readonly enabled: (job: SagaJobRegistration) => boolean;
+  readonly ownership: PartitionOwnership;
+  readonly journal: Journal;
+  readonly store: SubscriptionStore;
+  readonly cronNext: CronNext;
+}
+
+export class JobManager {
+  /** One `<context>.schedule` registration per context that declares jobs. */
+  readonly aggregates: readonly AggregateRegistration<JobInstanceState>[];
+  private readonly jobs = new Map<string, { context: string; job: SagaJobRegistration }>();
+  private readonly byContext = new Map<string, AggregateRegistration<JobInstanceState>>();
+
+  constructor(private readonly options: JobManagerOptions) {
+    const perContext = new Map<string, SagaJobRegistration[]>();
+    for (const saga of options.sagas) {
+      for (const job of saga.jobs) {
+        const key = `${saga.context}.${job.name}`;
+        if (this.jobs.has(key)) throw new Error(`job ${job.name} is declared twice in ${saga.context}`);
+        this.jobs.set(key, { context: saga.context, job });
+        perContext.set(saga.context, [...(perContext.get(saga.context) ?? []), job]);
+      }
+    }
+    this.aggregates = [...perContext].map(([context, jobs]) => scheduleAggregate({ context, jobs, hostRule: options.hostRule }));
+    for (const a of this.aggregates) this.byContext.set(a.context, a);
+  }
+
+  job(context: string, name: string): SagaJobRegistration | undefined {
+    return this.jobs.get(`${context}.${name}`)?.job;
+  }
+
+  /** The SYSTEM instances this host runs: one per job, or one per owned partition of a sharded job. */
+  systemInstances(): AggregateRef[] {
+    const refs: AggregateRef[] = [];
+    for (const { context, job } of this.jobs.values()) {
+      if (job.scope !== "SYSTEM") continue;
+      const ids = job.sharded ? this.options.ownership.owned().map((p) => instanceId(job.name, p)) : [job.name];
+      for (const id of ids) refs.push(aggregateRef(context, SCHEDULE_AGGREGATE, id, DEFAULT_TENANT));
+    }
+    return refs;
+  }
+
+  /** At start: enable each SYSTEM instance (kept as is when already enabled with the same rule), or disable it per config. */
+  async startSystemJobs(send: CommandSender): Promise<CommandResult[]> {
+    const results: CommandResult[] = [];
+    for (const ref of this.systemInstances()) {
+      const { job } = this.jobs.get(`${ref.context}.${ref.id.replace(/#\d+$/, "")}`)!;
+      await this.options.store.rememberInstance(ref);
+      if (this.options.enabled(job)) {
+        results.push(await send(commandMessage(JobCommands.Enable, { host: true }, ref)));
+      } else if ((await this.state(ref)).enabled) {
+        results.push(await send(commandMessage(JobCommands.Disable, { host: true }, ref)));
+      }
+    }
+    return results;
+  }
+
+  async state(ref: AggregateRef): Promise<JobInstanceState> {
+    const registration = this.byContext.get(ref.context);
+    if (!registration) throw new Error(`no jobs in ${ref.context}`);
+    return replay(registration, (await this.options.journal.load(ref)).events);
+  }
+
+  /** Every known instance (SYSTEM ones, and TENANT ones once enabled), optionally of one tenant. */
+  async list(tenantId?: string, fireTimes = 3): Promise<JobInstanceView[]> {
+    const refs = new Map<string, AggregateRef>();
+    for (const ref of [...this.systemInstances(), ...(await this.options.store.instances())]) refs.set(refKey(ref), ref);
+    const views: JobInstanceView[] = [];
+    for (const ref of refs.values()) {
+      if (tenantId !== undefined && ref.tenantId !== tenantId) continue;
+      const view = await this.view(ref, fireTimes);
+      if (view) views.push(view);
+    }
+    return views.sort((a, b) => (a.context + a.id + a.tenantId < b.context + b.id + b.tenantId ? -1 : 1));
+  }
+
+  async view(ref: AggregateRef, fireTimes = 3): Promise<JobInstanceView | undefined> {
+    const entry = this.jobs.get(`${ref.context}.${ref.id.replace(/#\d+$/, "")}`);
+    if (!entry) return undefined;
+    const { job } = entry;
+    const state = await this.state(ref);
+    const rule = state.rule ?? this.options.hostRule(job);
+    const timer = (await this.options.journal.timersOf(ref)).find((t) => t.key === TICK_KEY);
+    return {
+      context: ref.context,
+      id: ref.id,
+      job: job.name,
+      tenantId: ref.tenantId,
+      scope: job.scope,
+      subscription: job.subscription,
+      enabled: state.enabled,
+      rule,
+      own: state.own,
+      ...(state.partition === undefined ? {} : { partition: state.partition }),
+      nextFireTimes: state.enabled && timer ? this.nextTimes(rule, timer, fireTimes) : [],
+      lastRuns: [...state.runs].reverse(),
+      ...(timer ? { timer: timerView(timer) } : {}),
+    };
+  }
+
+  private nextTimes(rule: JobRule, timer: TimerRow, count: number): number[] {
+    const times = [timer.due];
+    while (times.length < count) {
+      const next = this.options.cronNext(rule.expression, rule.zone, times[times.length - 1]!);
+      if (next === undefined) break;
+      times.push(next);
+    }
+    return times;
+  }
+}
+
+function timerView(t: TimerRow): NonNullable<JobInstanceView["timer"]> {
+  return { id: t.id, slot: t.slot, due: t.due, status: t.status, attempts: t.attempts, ...(t.lastError ? { lastError: t.lastError } : {}) };
+}

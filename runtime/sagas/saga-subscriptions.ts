@@ -1,0 +1,66 @@
+// A saga's event handlers as durable subscriptions `<processor>.<function>`: handle the event, send
+// what it returns (in order), and hand rejections to the saga's `@OnRejected` handler.
+import type { Clock } from "../clock.js";
+import type { Journal } from "../journal/journal.js";
+import type { CommandResult } from "../model/command-result.js";
+import { ErrorCodes } from "../model/errors.js";
+import type { CommandMessage, EventMessage } from "../model/messages.js";
+import type { Services } from "../model/registration.js";
+import type { SagaRegistration } from "../model/saga-registration.js";
+import type { CommandSender } from "../processing/command-processor.js";
+import type { Subscription } from "../subscriptions/subscription-service.js";
+import { rejectedCommand, requestOf, sagaContext } from "./saga-requests.js";
+
+export interface SagaRuntime {
+  readonly send: CommandSender;
+  readonly journal: Journal;
+  readonly clock: Clock;
+  readonly services: Services;
+}
+
+/** Picks the services a handler lists; a missing one is a host error, reported loudly. */
+export function servicesFor(names: readonly string[] | undefined, services: Services, who: string): Services {
+  const picked: Record<string, unknown> = {};
+  for (const name of names ?? []) {
+    if (!(name in services)) throw new Error(`${who}: service ${name} is not provided by the host`);
+    picked[name] = services[name];
+  }
+  return picked;
+}
+
+export function sagaSubscriptions(saga: SagaRegistration, runtime: SagaRuntime): Subscription[] {
+  return Object.entries(saga.events).map(([eventType, fn]) => {
+    const services = servicesFor(fn.services, runtime.services, fn.subscription);
+    return {
+      name: fn.subscription,
+      accepts: (event: EventMessage) => event.type === eventType,
+      handle: async (event: EventMessage) => {
+        const outputs = await fn.handle(event, sagaContext, services);
+        for (const [index, output] of outputs.entries()) {
+          const request = requestOf(output, event, index, runtime.clock.now());
+          const result = await runtime.send(request);
+          const code = await rejectionCode(result, request, runtime.journal);
+          if (code !== undefined) await deliverRejection(saga, request, code, result.errorMsg, runtime.services);
+        }
+      },
+    };
+  });
+}
+
+/**
+ * The rejection code of a request, if it was rejected: now, or before (a duplicate of a rejected
+ * request, when the event is handled again after a failure: the rejection is delivered at least once).
+ */
+async function rejectionCode(result: CommandResult, request: CommandMessage, journal: Journal): Promise<string | undefined> {
+  if (result.outcome === "rejected") return result.errorCode;
+  if (result.outcome !== "duplicate") return undefined;
+  const record = await journal.findRequest(request.aggregate, request.requestId);
+  return record && record.errorCode !== ErrorCodes.Ok ? record.errorCode : undefined;
+}
+
+async function deliverRejection(saga: SagaRegistration, request: CommandMessage, errorCode: string, errorMsg: string, services: Services): Promise<void> {
+  const command = rejectedCommand(request);
+  const handler = saga.rejections[command.type];
+  if (!handler) return;
+  await handler.handle({ command, errorCode, errorMsg: errorMsg || errorCode }, servicesFor(handler.services, services, handler.subscription));
+}

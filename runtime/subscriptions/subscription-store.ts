@@ -1,0 +1,36 @@
+// Durable state of subscriptions (sagas and jobs): a checkpoint per subscription, parked events,
+// and the index of job instances. One contract suite runs against both implementations.
+import type { AggregateRef } from "../model/aggregate-ref.js";
+import type { EventMessage } from "../model/messages.js";
+
+/** An event a subscription's handler failed on, after its retries: kept with its error until re-driven. */
+export interface ParkedEvent {
+  /** `<subscription>@<position>`. */
+  readonly id: string;
+  readonly subscription: string;
+  readonly position: number;
+  readonly event: EventMessage;
+  readonly attempts: number;
+  readonly error: string;
+  readonly parkedAt: number;
+}
+
+export interface SubscriptionStore {
+  /** The last handled global position (0: nothing yet). */
+  checkpoint(subscription: string): Promise<number>;
+  saveCheckpoint(subscription: string, position: number): Promise<void>;
+  /** Parks an event (replacing a parked entry with the same id). */
+  park(entry: ParkedEvent): Promise<void>;
+  parked(limit?: number): Promise<ParkedEvent[]>;
+  parkedEvent(id: string): Promise<ParkedEvent | undefined>;
+  /** Removes a parked event (it was re-driven successfully). False if it was not parked. */
+  unpark(id: string): Promise<boolean>;
+  /** Remembers a job instance (`<context>.schedule` aggregate), for listings. */
+  rememberInstance(ref: AggregateRef): Promise<void>;
+  instances(): Promise<AggregateRef[]>;
+  close(): Promise<void>;
+}
+
+export function parkedId(subscription: string, position: number): string {
+  return `${subscription}@${position}`;
+}

@@ -1,0 +1,156 @@
+// SEMANTICS.md "Sagas", on the virtual clock, against both journals.
+import { describe, expect, it } from "vitest";
+import { aggregateRef, commandMessage, createHost, derivedRequestId, SqliteJournal, SystemEvents, type EventMessage } from "../../../runtime/index.js";
+import { scheduleSpec, VirtualClock } from "../../../runtime/testing/index.js";
+import { stores, tempDbPath } from "../fixtures/stores.js";
+import { order, probe, S, shopSaga, stock, type Probe } from "./saga-domain.js";
+
+const START = "2026-05-01T00:00:00Z";
+const ref = (aggregate: string, id: string) => aggregateRef("shop", aggregate, id);
+
+function spec(store: (typeof stores)[number], p: Probe) {
+  return scheduleSpec({
+    aggregates: [order, stock],
+    sagas: [shopSaga(p)],
+    start: START,
+    journal: store.open(),
+    timers: { pollInterval: "10m" },
+    subscriptions: { pollInterval: "10m", maxAttempts: 3, backoff: { initial: "1s", factor: 2 } },
+  });
+}
+
+async function history(journal: { read(after: number, limit: number): Promise<EventMessage[]> }) {
+  return journal.read(0, 1000);
+}
+
+describe.each(stores)("sagas ($name)", (store) => {
+  it("a handler's commands are sent with request ids <eventId>-<index>, and a schedule request sets a timer on the target", async () => {
+    const p = probe();
+    const s = spec(store, p);
+    await s.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
+    const created = await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 2 }, ref("Order", "o-1")));
+    await s.advanceTime("1s");
+    const eventId = created.events[0]!.eventId;
+    const mug = await s.journal.load(ref("Stock", "mug"));
+    const reserved = mug.events.find((e) => e.type === S.Reserved)!;
+    expect(reserved.requestId).toBe(derivedRequestId(eventId, 0));
+    const set = mug.events.find((e) => e.type === SystemEvents.ScheduleSet)!;
+    expect(set.requestId).toBe(derivedRequestId(eventId, 1));
+    expect((await s.journal.timersOf(ref("Stock", "mug"))).map((t) => [t.key, t.command.type, t.due])).toEqual([["hold:o-1", S.Release, Date.parse(START) + 3_600_000]]);
+    expect(await s.app.subscriptions.checkpoint("ShopSaga.onOrderCreated")).toBe((await history(s.journal)).at(-1)!.position);
+    await s.advanceTime("1h");
+    expect(s.sent.map((x) => [x.command.type, x.result?.outcome])).toEqual([[S.Release, "decided"]]);
+    await s.stop();
+  });
+
+  it("a command the target rejects reaches the saga's @OnRejected handler", async () => {
+    const p = probe();
+    const s = spec(store, p);
+    await s.send(commandMessage(S.Receive, { quantity: 1 }, ref("Stock", "mug")));
+    await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 2 }, ref("Order", "o-1")));
+    await s.advanceTime("1s");
+    expect(p.rejections.map((r) => [r.command.type, r.errorCode, r.command.aggregate.id])).toEqual([[S.Reserve, "OutOfStock", "mug"]]);
+    await s.stop();
+  });
+
+  it("a schedule request to a target that does not exist is rejected, and the rejection reaches @OnRejected", async () => {
+    const p = probe();
+    const s = spec(store, p);
+    await s.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
+    await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1, holdOn: "ghost" }, ref("Order", "o-1")));
+    await s.advanceTime("1s");
+    expect(p.rejections.map((r) => [r.command.type, r.errorCode, r.command.aggregate.id])).toEqual([[S.Release, "NotFound", "ghost"]]);
+    expect((await s.journal.load(ref("Stock", "ghost"))).version).toBe(0);
+    await s.stop();
+  });
+
+  it("a scheduled command's own rejection at its due time reaches no handler", async () => {
+    const p = probe();
+    const s = spec(store, p);
+    await s.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
+    await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "x-1")));
+    await s.advanceTime("1h");
+    await s.advanceTime("2s");
+    expect(s.sent.map((x) => [x.command.type, x.result?.errorCode])).toEqual([[S.Release, "NotHeld"]]);
+    expect(p.rejections).toEqual([]);
+    await s.stop();
+  });
+
+  it("context.cancel asks the target to cancel its schedule", async () => {
+    const p = probe();
+    const s = spec(store, p);
+    await s.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
+    await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-1")));
+    await s.advanceTime("1s");
+    expect(await s.journal.timersOf(ref("Stock", "mug"))).toHaveLength(1);
+    await s.send(commandMessage(S.CancelOrder, {}, ref("Order", "o-1")));
+    await s.advanceTime("1s");
+    expect(await s.journal.timersOf(ref("Stock", "mug"))).toEqual([]);
+    await s.advanceTime("2h");
+    expect(s.sent).toEqual([]);
+    await s.stop();
+  });
+
+  it("a failing handler is retried with backoff, then the event is parked and the subscription goes on; a re-drive handles it", async () => {
+    const p = probe();
+    const s = spec(store, p);
+    await s.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
+    p.fail = 3;
+    await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-1")));
+    await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-2")));
+    await s.advanceTime("1s"); // attempt 1, then 1 s backoff
+    expect(p.calls).toBe(2);
+    await s.advanceTime("2s"); // attempt 3 fails: parked; o-2 handled
+    expect(p.calls).toBe(4);
+    const { events } = await s.app.parked();
+    expect(events.map((e) => [e.subscription, e.event.aggregate.id, e.attempts])).toEqual([["ShopSaga.onOrderCreated", "o-1", 3]]);
+    expect(events[0]!.error).toContain("the saga's service is down");
+    const mug = await s.journal.load(ref("Stock", "mug"));
+    expect(mug.events.filter((e) => e.type === S.Reserved).map((e) => (e.body as { order: string }).order)).toEqual(["o-2"]);
+    expect(await s.app.subscriptions.redrive(events[0]!.id)).toEqual({ found: true, ok: true });
+    expect((await s.app.parked()).events).toEqual([]);
+    const after = await s.journal.load(ref("Stock", "mug"));
+    expect(after.events.filter((e) => e.type === S.Reserved).map((e) => (e.body as { order: string }).order)).toEqual(["o-2", "o-1"]);
+    await s.stop();
+  });
+
+  it("an event handled again (checkpoint lost) sends the same requests: duplicates, nothing decided twice", async () => {
+    const p = probe();
+    const s = spec(store, p);
+    await s.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
+    await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-1")));
+    await s.advanceTime("1s");
+    const before = await history(s.journal);
+    await s.app.store.saveCheckpoint("ShopSaga.onOrderCreated", 0);
+    s.app.subscriptions.wake();
+    await s.advanceTime("1s");
+    expect(p.calls).toBe(2);
+    expect(await history(s.journal)).toEqual(before);
+    await s.stop();
+  });
+});
+
+describe("sagas: durable checkpoints (sqlite)", () => {
+  it("a restarted host goes on from its checkpoints: no event is handled twice, none is missed", async () => {
+    const path = tempDbPath();
+    const clock = new VirtualClock(START);
+    const p = probe();
+    const open = () => createHost({ registrations: [order, stock, shopSaga(p)], store: new SqliteJournal(path), clock, subscriptions: { pollInterval: "1s" } });
+    const first = open();
+    await first.start();
+    await first.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
+    await first.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-1")));
+    await clock.advanceTime("1s");
+    await first.stop();
+    await first.journal.close();
+    const second = open();
+    await second.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-2")));
+    await second.start();
+    await clock.advanceTime("1s");
+    expect(p.calls).toBe(2);
+    const mug = await second.journal.load(ref("Stock", "mug"));
+    expect(mug.events.filter((e) => e.type === S.Reserved).map((e) => (e.body as { order: string }).order)).toEqual(["o-1", "o-2"]);
+    await second.stop();
+    await second.journal.close();
+  });
+});
