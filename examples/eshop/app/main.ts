@@ -1,0 +1,117 @@
+// The e-shop as a running host on SQLite, and a scripted tour on the real clock:
+//   1. order A: created, its stock confirmed; nobody pays: its scheduled CancelOrder cancels it;
+//   2. order B: created, confirmed, paid in time: it stays paid (its deadline is cancelled);
+//   3. the `receive-deliveries` job (every 3 s here, see wow.config.json) ticks and receives stock.
+// Commands go through the HTTP API, as a client would send them.
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createHost, type Services } from "wowc/runtime";
+import { loadConfig } from "../generated/index.js";
+import { order, stock, stockSaga, type Deliveries, type PaymentPolicy } from "../src/index.js";
+import { Timeline } from "./timeline.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..");
+/** The payment grace period, short for the tour. */
+const GRACE_PERIOD = "3s";
+const TENANT = "(0)";
+
+const config = loadConfig({ cwd: root });
+const dbPath = join(root, config.wow.store?.path ?? "data/eshop.db");
+mkdirSync(dirname(dbPath), { recursive: true });
+for (const suffix of ["", "-wal", "-shm"]) rmSync(dbPath + suffix, { force: true });
+
+const paymentPolicy: PaymentPolicy = { gracePeriod: GRACE_PERIOD };
+const deliveries: Deliveries = {
+  async deliveredOn() {
+    return [{ productId: "mug", quantity: 40 }, { productId: "cap", quantity: 12 }];
+  },
+};
+const services: Services = { "eshop-order.PaymentPolicy": paymentPolicy, "eshop-inventory.Deliveries": deliveries };
+
+const host = createHost({ registrations: [order, stock, stockSaga], store: dbPath, config, services });
+const timeline = new Timeline(host);
+const server = await host.listen(0);
+const address = server.address();
+const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+const token = config.wow.http?.credentials?.[0]?.token ?? "";
+
+async function call(method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const response = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+    body: method === "GET" ? null : JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+const orders = `/eshop-order/tenant/${encodeURIComponent(TENANT)}/order`;
+const stocks = `/eshop-inventory/tenant/${encodeURIComponent(TENANT)}/stock`;
+
+async function orderStatus(id: string): Promise<string> {
+  const stream = await host.journal.load({ context: "eshop-order", aggregate: "Order", tenantId: TENANT, id });
+  const state = stream.events.reduce((s, e) => (order.events[e.type] ? order.events[e.type]!(s, e) : s), order.initialState());
+  return state.status;
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    await timeline.flush();
+    if (Date.now() > deadline) throw new Error(`the tour waited ${timeoutMs} ms for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await timeline.flush();
+}
+
+let ticksWithStock = 0;
+try {
+  timeline.say(`host up on ${base} (journal ${config.wow.store?.path}); payment grace period ${GRACE_PERIOD}; receive-deliveries: '${config.wow.schedules["receive-deliveries"].expression}'`);
+  await host.start();
+  await timeline.flush();
+
+  timeline.say("stock arrives: 5 mugs, 5 caps");
+  await call("PUT", `${stocks}/mug/receive_stock`, { quantity: 5 });
+  await call("PUT", `${stocks}/cap/receive_stock`, { quantity: 5 });
+  await timeline.flush();
+
+  timeline.say("order A: 2 mugs (nobody will pay it)");
+  await call("POST", `${orders}/create_order`, { items: [{ productId: "mug", quantity: 2 }] }, { "Command-Aggregate-Id": "order-A" });
+  timeline.say("order B: 1 cap (paid in time)");
+  await call("POST", `${orders}/create_order`, { items: [{ productId: "cap", quantity: 1 }] }, { "Command-Aggregate-Id": "order-B" });
+  await until("both orders' stock confirmed", async () => (await orderStatus("order-A")) === "AWAITING_PAYMENT" && (await orderStatus("order-B")) === "AWAITING_PAYMENT", 5_000);
+
+  timeline.say("order B is paid");
+  await call("PUT", `${orders}/order-B/pay_order`, { amount: 19.9 });
+  await timeline.flush();
+
+  timeline.say(`waiting for order A's payment grace period (${GRACE_PERIOD}) and a job tick…`);
+  await until(
+    "order A cancelled by its scheduled command, and a delivery received by the job",
+    async () => {
+      const events = await host.journal.read(0, 10_000);
+      const firstTick = events.find((e) => e.type === "wow.schedule.Ticked")?.position ?? Infinity;
+      const received = events.filter((e) => e.type === "eshop-inventory.StockReceived" && e.position! > firstTick).length;
+      ticksWithStock = received;
+      return (await orderStatus("order-A")) === "CANCELLED" && received > 0;
+    },
+    10_000,
+  );
+
+  const jobs = (await call("GET", "/wow/jobs", undefined)) as { jobs: { id: string; rule: { expression: string }; nextFireTimes: string[]; lastRuns: unknown[] }[] };
+  const job = jobs.jobs[0]!;
+  timeline.say(`GET /wow/jobs: ${job.id} '${job.rule.expression}', ${job.lastRuns.length} run(s), next at ${job.nextFireTimes[0]?.slice(11, 23)}`);
+  const a = await orderStatus("order-A");
+  const b = await orderStatus("order-B");
+  timeline.say(`order A is ${a} (its scheduled CancelOrder), order B is ${b}; ${ticksWithStock} stock receipt(s) from the job`);
+  if (a !== "CANCELLED" || b !== "PAID") throw new Error(`unexpected end state: A ${a}, B ${b}`);
+  timeline.say("tour complete");
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await host.close();
+}

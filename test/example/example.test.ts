@@ -1,0 +1,25 @@
+// The README's main command, end to end: `npm run example` builds the package and the example, runs
+// the e-shop host on SQLite and plays its tour on the real clock.
+import { spawnSync } from "node:child_process";
+import { expect, it } from "vitest";
+
+it("npm run example plays the tour: order A cancelled by its scheduled command, order B paid, the job receives stock", () => {
+  const started = Date.now();
+  const run = spawnSync("npm", ["run", "example"], { cwd: process.cwd(), encoding: "utf8", timeout: 240_000, env: { ...process.env, FORCE_COLOR: "0" } });
+  const output = `${run.stdout}\n${run.stderr}`;
+  expect(run.status, output).toBe(0);
+  const tour = run.stdout.slice(run.stdout.indexOf("▶ host up"));
+  expect(tour).toMatch(/schedule\/receive-deliveries\s+job enabled: \{"expression":"\*\/3 \* \* \* \* \*"/);
+  expect(tour).toMatch(/Order\/order-A\s+schedules CancelOrder under 'payment-grace-period'/);
+  expect(tour).toMatch(/Order\/order-B\s+OrderPaid/);
+  expect(tour).toMatch(/Order\/order-B\s+cancels its schedule 'payment-grace-period'/);
+  expect(tour).toMatch(/schedule\/receive-deliveries\s+job tick: slot \d+, skipped 0/);
+  expect(tour).toMatch(/Order\/order-A\s+OrderCancelled \{"reason":"PAYMENT_TIMEOUT"\}/);
+  expect(tour).not.toMatch(/Order\/order-B\s+OrderCancelled/);
+  expect(tour).toContain("order A is CANCELLED (its scheduled CancelOrder), order B is PAID");
+  expect(tour).toContain("tour complete");
+  // The tour itself (after the build) takes a few seconds of real time.
+  const seconds = [...tour.matchAll(/^\+\s*([\d.]+)s/gm)].map((m) => Number(m[1]));
+  expect(Math.max(...seconds)).toBeLessThan(15);
+  expect(Date.now() - started).toBeLessThan(240_000);
+}, 250_000);
