@@ -26,6 +26,10 @@ export interface EnvironmentEntry {
 export interface ConfigView {
   readonly jobNames: string;
   readonly defaults: string;
+  /** `configJobs`' rows: `["key", "job name", "context.Saga", "SCOPE"]`. */
+  readonly jobs: readonly string[];
+  /** The body of `jobSchema(row)`: an object literal over `name`, `saga`, `scope`, `expression`, `zone`, `misfire`. */
+  readonly jobSchema: string;
   readonly schema: string;
   readonly environment: readonly { readonly variable: string; readonly path: string; readonly comment: string }[];
 }
@@ -42,18 +46,13 @@ export function jobConfigs(model: ProgramModel): JobConfig[] {
 export function configSchema(model: ProgramModel): object {
   const schedules: Record<string, object> = {};
   for (const { key, job, context } of jobConfigs(model)) {
-    schedules[key] = {
-      type: "object",
-      description: `Job '${job.name}' of saga ${context}.${job.saga} (declared: cron "${job.cron}", zone ${job.zone}, misfire ${job.misfire}, scope ${job.scope}).`,
-      additionalProperties: false,
-      properties: {
-        expression: { type: "string", pattern: EXPRESSION_PATTERN, default: job.cron, description: "Six fields: second minute hour day-of-month month day-of-week (Spring CronExpression)." },
-        zone: { type: "string", minLength: 1, default: job.zone, description: "IANA time zone the expression is read in." },
-        misfire: { enum: ["COALESCE", "CATCH_UP"], default: job.misfire, description: "Missed slots: COALESCE runs only the latest, CATCH_UP runs each." },
-        enabled: { type: "boolean", default: true, description: "false keeps a SYSTEM instance disabled at start." },
-      },
-    };
+    schedules[key] = jobSchema(jobDescription([job.name, `${context}.${job.saga}`, job.cron, job.zone, job.misfire, job.scope]), job);
   }
+  return schemaOf(schedules);
+}
+
+/** The schema of wow.config.json around `schedules`, the properties of `wow.schedules`. */
+function schemaOf(schedules: unknown): object {
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     $id: CONFIG_SCHEMA_FILE,
@@ -81,6 +80,43 @@ export function configSchema(model: ProgramModel): object {
   };
 }
 
+/** The schema of one job's overrides: its declared values are the defaults. */
+function jobSchema(description: unknown, declared: { readonly cron: unknown; readonly zone: unknown; readonly misfire: unknown }): object {
+  return {
+    type: "object",
+    description,
+    additionalProperties: false,
+    properties: {
+      expression: { type: "string", pattern: EXPRESSION_PATTERN, default: declared.cron, description: "Six fields: second minute hour day-of-month month day-of-week (Spring CronExpression)." },
+      zone: { type: "string", minLength: 1, default: declared.zone, description: "IANA time zone the expression is read in." },
+      misfire: { enum: ["COALESCE", "CATCH_UP"], default: declared.misfire, description: "Missed slots: COALESCE runs only the latest, CATCH_UP runs each." },
+      enabled: { type: "boolean", default: true, description: "false keeps a SYSTEM instance disabled at start." },
+    },
+  };
+}
+
+/** `[name, saga, cron, zone, misfire, scope]` → the description of a job's schema. */
+function jobDescription([name, saga, cron, zone, misfire, scope]: readonly string[]): string {
+  return `Job '${name}' of saga ${saga} (declared: cron "${cron}", zone ${zone}, misfire ${misfire}, scope ${scope}).`;
+}
+
+/**
+ * config.ts builds each job's schema at load from a row of `configJobs` and `configDefaults`
+ * (`jobSchemaCode`) rather than spelling out a copy per job: the schema of 1,000 jobs is 1 MB as a
+ * literal. The description is a concatenation of escaped literals and the row's variables.
+ */
+function jobSchemaCode(): object {
+  const variables = ["name", "saga", "expression", "zone", "misfire", "scope"];
+  const pieces = jobDescription(variables.map((v) => `\u0000${v}\u0000`)).split("\u0000");
+  const description = pieces.map((piece, i) => (i % 2 === 1 ? piece : stringLiteral(piece))).join(" + ");
+  return jobSchema(new Code(description), { cron: new Code("expression"), zone: new Code("zone"), misfire: new Code("misfire") });
+}
+
+/** Code inside a value printed by tsLiteral: written as it is. */
+class Code {
+  constructor(readonly text: string) {}
+}
+
 export function configDefaults(model: ProgramModel): object {
   const schedules: Record<string, object> = {};
   for (const { key, job } of jobConfigs(model)) schedules[key] = { expression: job.cron, zone: job.zone, misfire: job.misfire, enabled: true };
@@ -100,11 +136,13 @@ export function environmentEntries(model: ProgramModel): EnvironmentEntry[] {
 }
 
 export function configView(model: ProgramModel): ConfigView {
-  const keys = jobConfigs(model).map((j) => j.key);
+  const jobs = jobConfigs(model);
   return {
-    jobNames: keys.length === 0 ? "never" : keys.map(stringLiteral).join(" | "),
+    jobNames: jobs.length === 0 ? "never" : jobs.map((j) => stringLiteral(j.key)).join(" | "),
     defaults: tsLiteral(configDefaults(model), ""),
-    schema: tsLiteral(configSchema(model), ""),
+    jobs: jobs.map(({ key, job, context }) => `[${[key, job.name, `${context}.${job.saga}`, job.scope].map(stringLiteral).join(", ")}]`),
+    jobSchema: tsLiteral(jobSchemaCode(), "  "),
+    schema: tsLiteral(schemaOf(new Code("Object.fromEntries(configJobs.map(jobSchema))")), ""),
     environment: environmentEntries(model).map((e) => ({
       variable: stringLiteral(e.variable),
       path: `[${e.path.map(stringLiteral).join(", ")}]`,
@@ -115,6 +153,7 @@ export function configView(model: ProgramModel): ConfigView {
 
 /** A TypeScript object literal for JSON data, every key and string escaped. */
 export function tsLiteral(value: unknown, indent: string): string {
+  if (value instanceof Code) return value.text;
   if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
   if (typeof value === "string") return stringLiteral(value);
   const inner = `${indent}  `;

@@ -24,6 +24,45 @@ export const configDefaults: WowConfig<JobName> = {
   },
 };
 
+/** The declared jobs, as the schema describes them: key under `wow.schedules`, job name, saga, scope. */
+const configJobs: readonly (readonly [JobName, string, string, string])[] = [
+  ["receive-deliveries", "receive-deliveries", "eshop-inventory.StockSaga", "SYSTEM"],
+];
+
+/** The schema of one job's overrides in wow.config.json: its declared values are the defaults. */
+function jobSchema([key, name, saga, scope]: readonly [JobName, string, string, string]): [JobName, object] {
+  const { expression, zone, misfire } = configDefaults.wow.schedules[key];
+  return [key, {
+    type: "object",
+    description: "Job '" + name + "' of saga " + saga + " (declared: cron \"" + expression + "\", zone " + zone + ", misfire " + misfire + ", scope " + scope + ").",
+    additionalProperties: false,
+    properties: {
+      expression: {
+        type: "string",
+        pattern: "^\\s*(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|\\S+(\\s+\\S+){5})\\s*$",
+        default: expression,
+        description: "Six fields: second minute hour day-of-month month day-of-week (Spring CronExpression).",
+      },
+      zone: {
+        type: "string",
+        minLength: 1,
+        default: zone,
+        description: "IANA time zone the expression is read in.",
+      },
+      misfire: {
+        enum: ["COALESCE", "CATCH_UP"],
+        default: misfire,
+        description: "Missed slots: COALESCE runs only the latest, CATCH_UP runs each.",
+      },
+      enabled: {
+        type: "boolean",
+        default: true,
+        description: "false keeps a SYSTEM instance disabled at start.",
+      },
+    },
+  }];
+}
+
 /** The JSON Schema of wow.config.json (the same as wow.config.schema.json). */
 export const configSchema = {
   $schema: "http://json-schema.org/draft-07/schema#",
@@ -43,37 +82,7 @@ export const configSchema = {
           type: "object",
           description: "Host overrides of the declared @OnSchedule jobs, by job name.",
           additionalProperties: false,
-          properties: {
-            "receive-deliveries": {
-              type: "object",
-              description: "Job 'receive-deliveries' of saga eshop-inventory.StockSaga (declared: cron \"0 0 6 * * *\", zone UTC, misfire COALESCE, scope SYSTEM).",
-              additionalProperties: false,
-              properties: {
-                expression: {
-                  type: "string",
-                  pattern: "^\\s*(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|\\S+(\\s+\\S+){5})\\s*$",
-                  default: "0 0 6 * * *",
-                  description: "Six fields: second minute hour day-of-month month day-of-week (Spring CronExpression).",
-                },
-                zone: {
-                  type: "string",
-                  minLength: 1,
-                  default: "UTC",
-                  description: "IANA time zone the expression is read in.",
-                },
-                misfire: {
-                  enum: ["COALESCE", "CATCH_UP"],
-                  default: "COALESCE",
-                  description: "Missed slots: COALESCE runs only the latest, CATCH_UP runs each.",
-                },
-                enabled: {
-                  type: "boolean",
-                  default: true,
-                  description: "false keeps a SYSTEM instance disabled at start.",
-                },
-              },
-            },
-          },
+          properties: Object.fromEntries(configJobs.map(jobSchema)),
         },
         timers: {
           type: "object",
