@@ -4,7 +4,7 @@
 //
 // Ranges: WOW1xxx syntax (grammar/), WOW2xxx names and resolution, WOW3xxx declarations, handlers
 // and annotations, WOW4xxx jobs and cron, WOW5xxx host cross-check, WOW6xxx build and config,
-// WOW9999 internal error.
+// WOW7xxx tools (diff, init), WOW9999 internal error.
 
 export type Severity = "error" | "warning";
 
@@ -334,6 +334,38 @@ export const messages = {
     severity: "error",
     message: "Cannot write '{path}': {reason}",
     hint: "Check that the output directory is writable, or choose another with --out.",
+  },
+
+  // ── WOW7xxx: tools (`wowc diff`, `wowc init`) ─────────────────────────────────────────────────
+  WOW7001: {
+    severity: "error",
+    message: "Cannot compare '{input}': {reason}",
+    hint: "Pass two wow-manifest.json files written by `wowc build` (or two directories of .wow sources), or use --against <git-ref> [dir].",
+  },
+  WOW7002: {
+    severity: "error",
+    message: "'{ref}' is not a git revision of the repository at '{dir}'.",
+    hint: "Use a branch, tag or commit such as main, origin/main or HEAD~1; in CI, fetch it first (actions/checkout with fetch-depth: 0).",
+  },
+  WOW7003: {
+    severity: "error",
+    message: "{input} has errors, so it has no manifest to compare.",
+    hint: "Fix the errors above (`wowc check` lists them), then run `wowc diff` again.",
+  },
+  WOW7004: {
+    severity: "error",
+    message: "Invalid accept list '{path}': {reason}",
+    hint: 'Write a JSON object whose "accept" lists "RULE:element" strings, such as "FIELD_SAME_TYPE:eshop-order.Order.PayOrder.amount"; `wowc diff --help` lists the rules.',
+  },
+  WOW7101: {
+    severity: "error",
+    message: "'{dir}' already has {files}; nothing was written.",
+    hint: "Pass --force to overwrite them, or run `wowc init` on an empty or new directory.",
+  },
+  WOW7102: {
+    severity: "error",
+    message: "'{name}' cannot name a context.",
+    hint: "Use lower-case words joined by '-', such as my-tasks, and not 'wow'; pass it with --context.",
   },
 
 

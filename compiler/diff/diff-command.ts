@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { CliIO } from "../cli/run-cli.js";
+import { createDiagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { diffManifests } from "./diff-manifests.js";
 import { acceptFileIn, buildDirectory, DEFAULT_MANIFEST, DiffInputError, loadAcceptList, loadPath, loadRevision, type LoadedManifest } from "./load.js";
@@ -31,6 +32,8 @@ Exit status: 0 no unaccepted breaking change, 1 breaking changes, 2 usage error 
 Rules: ${Object.keys(rules).join(", ")}.
 `;
 
+class UsageError extends Error {}
+
 interface DiffArgs {
   readonly paths: string[];
   against?: string;
@@ -49,7 +52,7 @@ function parse(argv: readonly string[]): DiffArgs | string {
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = (): string => {
       const next = inline ?? argv[++i];
-      if (next === undefined) throw new DiffInputError(`${flag} needs a value.`);
+      if (next === undefined) throw new UsageError(`${flag} needs a value.`);
       return next;
     };
     switch (flag) {
@@ -125,7 +128,7 @@ export async function runDiffCommand(argv: readonly string[], io: CliIO): Promis
       current = loadPath(resolve(io.cwd, args.paths[1]!));
     }
     const configPath = args.config !== undefined ? resolve(io.cwd, args.config) : [acceptFileIn(configDir), acceptFileIn(io.cwd)].find(existsSync) ?? acceptFileIn(configDir);
-    if (args.config !== undefined && !existsSync(configPath)) throw new DiffInputError(`--config: '${args.config}' does not exist.`);
+    if (args.config !== undefined && !existsSync(configPath)) throw new DiffInputError([createDiagnostic("WOW7004", { path: args.config, reason: "no such file." })]);
     const accept = [...args.accept, ...loadAcceptList(configPath)];
     const result = diffManifests(previous.manifest, current.manifest, { accept });
     const sourceRoot = args.sourceRoot ?? display(current.sourceRoot);
@@ -142,8 +145,7 @@ export async function runDiffCommand(argv: readonly string[], io: CliIO): Promis
     return 0;
   } catch (error) {
     if (!(error instanceof DiffInputError)) throw error;
-    if (error.diagnostics.length > 0) io.stdout(formatDiagnostics(error.diagnostics, { color: false }));
-    io.stderr(`wowc diff: ${error.message}\n`);
+    io.stdout(formatDiagnostics(error.diagnostics, { color: io.isTTY === true && io.env?.NO_COLOR === undefined }));
     return 2;
   }
 }

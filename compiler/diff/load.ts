@@ -4,19 +4,21 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { MANIFEST_FILE_NAME, type Manifest } from "../manifest/types.js";
 import { build } from "../program/build.js";
 import { compileSources } from "../program/compile.js";
 
+/** Why an input cannot be compared: the diagnostics (a WOW7xxx last, after any source errors). */
 export class DiffInputError extends Error {
-  constructor(
-    message: string,
-    readonly diagnostics: readonly Diagnostic[] = [],
-  ) {
-    super(message);
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(diagnostics[diagnostics.length - 1]?.message ?? "cannot compare");
   }
 }
+
+const fail = (...diagnostics: Diagnostic[]): never => {
+  throw new DiffInputError(diagnostics);
+};
 
 export interface LoadedManifest {
   readonly manifest: Manifest;
@@ -34,11 +36,11 @@ function parseManifest(text: string, origin: string): Manifest {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new DiffInputError(`${origin} is not JSON (${(error as Error).message}). Pass a wow-manifest.json written by \`wowc build\`.`);
+    return fail(createDiagnostic("WOW7001", { input: origin, reason: `it is not JSON (${(error as Error).message}).` }));
   }
   const contexts = (value as { contexts?: unknown } | null)?.contexts;
   if (typeof contexts !== "object" || contexts === null) {
-    throw new DiffInputError(`${origin} is not a wowc manifest: it has no "contexts". Pass a wow-manifest.json written by \`wowc build\`.`);
+    fail(createDiagnostic("WOW7001", { input: origin, reason: 'it has no "contexts": it is not a wowc manifest.' }));
   }
   return value as Manifest;
 }
@@ -49,7 +51,7 @@ export function loadPath(path: string): LoadedManifest {
   try {
     directory = statSync(path).isDirectory();
   } catch {
-    throw new DiffInputError(`'${path}' does not exist. Pass two wow-manifest.json files (or source directories), or use --against <git-ref>.`);
+    return fail(createDiagnostic("WOW7001", { input: path, reason: "no such file or directory." }));
   }
   if (directory) return buildDirectory(path);
   const root = basename(dirname(path)) === "generated" ? dirname(dirname(path)) : dirname(path);
@@ -60,7 +62,7 @@ export function loadPath(path: string): LoadedManifest {
 export function buildDirectory(dir: string): LoadedManifest {
   const result = build({ root: dir, write: false, manifest: true });
   if (result.manifest === undefined) {
-    throw new DiffInputError(`The sources under '${dir}' have errors; fix them to compare their manifest.`, result.diagnostics);
+    return fail(...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources under '${dir}'` }));
   }
   return { manifest: result.manifest, sourceRoot: dir, origin: `the sources under ${dir}` };
 }
@@ -74,7 +76,7 @@ export function loadRevision(dir: string, ref: string, manifestPath = DEFAULT_MA
   try {
     git(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   } catch {
-    throw new DiffInputError(`'${ref}' is not a git revision of the repository at '${dir}'. Try a branch, tag or commit such as main or HEAD~1.`);
+    fail(createDiagnostic("WOW7002", { ref, dir }));
   }
   try {
     const text = git(dir, ["show", `${ref}:./${manifestPath}`]);
@@ -85,11 +87,11 @@ export function loadRevision(dir: string, ref: string, manifestPath = DEFAULT_MA
   const paths = git(dir, ["ls-tree", "-r", "--name-only", ref, "."])
     .split("\n")
     .filter((p) => p.endsWith(".wow") && !p.split("/").some((part) => part === "node_modules" || part.startsWith(".")));
-  if (paths.length === 0) throw new DiffInputError(`At ${ref}, '${dir}' has neither ${manifestPath} nor .wow files.`);
+  if (paths.length === 0) fail(createDiagnostic("WOW7001", { input: `${dir} at ${ref}`, reason: `it has neither ${manifestPath} nor .wow files there.` }));
   const sources = paths.map((path) => ({ path, text: git(dir, ["show", `${ref}:./${path}`]) }));
   const result = compileSources(sources);
   if (result.manifest === undefined) {
-    throw new DiffInputError(`The sources of '${dir}' at ${ref} have errors, so they have no manifest to compare with.`, result.diagnostics);
+    return fail(...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources of '${dir}' at ${ref}` }));
   }
   return { manifest: result.manifest, sourceRoot: dir, origin: `the sources at ${ref}` };
 }
@@ -106,11 +108,11 @@ export function loadAcceptList(path: string): string[] {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new DiffInputError(`${path} is not JSON (${(error as Error).message}).`);
+    return fail(createDiagnostic("WOW7004", { path, reason: `it is not JSON (${(error as Error).message}).` }));
   }
   const accept = (value as { accept?: unknown } | null)?.accept;
   if (!Array.isArray(accept) || !accept.every((x) => typeof x === "string" && /^[A-Z_]+:.+$/.test(x))) {
-    throw new DiffInputError(`${path}: "accept" must be a list of "RULE:element" strings, e.g. { "accept": ["FIELD_SAME_TYPE:eshop-order.Order.PayOrder.amount"] }.`);
+    fail(createDiagnostic("WOW7004", { path, reason: '"accept" must be a list of "RULE:element" strings.' }));
   }
   return accept as string[];
 }

@@ -3,6 +3,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { CliIO } from "../cli/run-cli.js";
+import { createDiagnostic } from "../diagnostics/diagnostic.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
 import { contextNameFor, packageNameFor, scaffold } from "./scaffold.js";
 
 export const initHelp = `wowc init [dir] — scaffold a wowc project in dir (default .)
@@ -59,7 +61,7 @@ export async function runInitCommand(argv: readonly string[], io: CliIO): Promis
   const dir = resolve(io.cwd, dirArg ?? ".");
   const context = flags.context ?? contextNameFor(basename(dir));
   if (!/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/.test(context) || context === "wow" || context.startsWith("wow.")) {
-    io.stderr(`wowc init: '${context}' cannot name a context: use lower-case words joined by '-', such as my-tasks (and not 'wow').\n`);
+    io.stdout(formatDiagnostics([createDiagnostic("WOW7102", { name: context })], { summary: false }));
     return 2;
   }
   const own = ownPackage();
@@ -72,7 +74,7 @@ export async function runInitCommand(argv: readonly string[], io: CliIO): Promis
   });
   const existing = files.filter((f) => existsSync(join(dir, f.path))).map((f) => f.path);
   if (existing.length > 0 && !force) {
-    io.stderr(`wowc init: ${relative(io.cwd, dir) || "."} already has ${existing.join(", ")}; nothing was written. Pass --force to overwrite them, or choose an empty directory.\n`);
+    io.stdout(formatDiagnostics([createDiagnostic("WOW7101", { dir: relative(io.cwd, dir) || ".", files: existing.join(", ") })], { summary: false }));
     return 1;
   }
   const wasEmpty = !existsSync(dir) || readdirSync(dir).length === 0;

@@ -5,6 +5,7 @@ import { formatDiagnostics } from "../../compiler/diagnostics/format.js";
 import { messages, type DiagnosticCode, type MessageDefinition } from "../../compiler/diagnostics/messages.js";
 import { buildCases } from "./build-cases.js";
 import { hostCases } from "../host-check/cases.js";
+import { toolCases } from "../tools/diagnostic-cases.js";
 import { cases } from "./diagnostic-cases.js";
 import { compile, sourceFiles } from "./helpers.js";
 
@@ -15,6 +16,7 @@ const ranges: ReadonlyArray<readonly [string, string]> = [
   ["WOW4", "Jobs and cron (WOW4xxx)"],
   ["WOW5", "Host cross-check (WOW5xxx)"],
   ["WOW6", "Build (WOW6xxx)"],
+  ["WOW7", "Tools: diff and init (WOW7xxx)"],
   ["WOW9", "Internal (WOW9999)"],
 ];
 
@@ -47,6 +49,7 @@ function section(code: DiagnosticCode): string[] {
   const example = cases.find((c) => c.code === code);
   const build = buildCases.find((c) => c.code === code);
   const host = hostCases.find((c) => c.code === code);
+  const tool = toolCases.find((c) => c.code === code);
   if (example !== undefined) {
     lines.push(`Example (${example.title}):`, "");
     for (const file of sourceFiles(example.sources)) {
@@ -60,6 +63,9 @@ function section(code: DiagnosticCode): string[] {
   } else if (host !== undefined) {
     // Not run here (each case type-checks a TypeScript project): test/host-check runs them.
     lines.push(`Example (\`wowc check --host\`: ${host.title}), reported as ${host.expected.map((e) => `\`${e}\``).join(", ")}.`, "");
+  } else if (tool !== undefined) {
+    // Run by test/diff/tool-diagnostics.test.ts.
+    lines.push(`Example: ${tool.title}.`, "");
   } else if (build !== undefined) {
     lines.push(`Example: ${build.title}.`, "");
   } else if (code === "WOW9999") {

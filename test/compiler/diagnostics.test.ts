@@ -6,6 +6,7 @@ import { messages, type DiagnosticCode } from "../../compiler/diagnostics/messag
 import { cases } from "./diagnostic-cases.js";
 import { buildCaseCodes } from "./build-cases.js";
 import { hostCaseCodes } from "../host-check/cases.js";
+import { toolCaseCodes } from "../tools/diagnostic-cases.js";
 import { compile, diagnose } from "./helpers.js";
 
 /** Codes not reachable from sources, by design. */
@@ -20,7 +21,7 @@ describe("diagnostic codes", () => {
   }
 
   it("has a test for every code of the table", () => {
-    const tested = new Set<string>([...cases.map((c) => c.code), ...buildCaseCodes, ...hostCaseCodes, ...codesInGrammarTests()]);
+    const tested = new Set<string>([...cases.map((c) => c.code), ...buildCaseCodes, ...hostCaseCodes, ...toolCaseCodes, ...codesInGrammarTests()]);
     const untested = (Object.keys(messages) as DiagnosticCode[]).filter((code) => !tested.has(code) && !notFromSources.has(code));
     expect(untested).toEqual([]);
   });

@@ -46,13 +46,14 @@ describe("wowc init", () => {
     writeFileSync(join(dir, "package.json"), "{}\n");
     const refused = await wowc(["init", dir]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("already has package.json");
+    expect(refused.stdout).toMatch(/error WOW7101: '.*' already has package\.json; nothing was written\./);
     expect(readFileSync(join(dir, "package.json"), "utf8")).toBe("{}\n");
     expect((await wowc(["init", dir, "--force"])).code).toBe(0);
     expect(readFileSync(join(dir, "package.json"), "utf8")).toContain('"wowc"');
     const bad = await wowc(["init", scratchDir(), "--context", "Bad_Name"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("lower-case words joined by '-'");
+    expect(bad.stdout).toContain("error WOW7102: 'Bad_Name' cannot name a context.");
+    expect(bad.stdout).toContain("lower-case words joined by '-'");
   });
 
   it("names the package and context after the directory", () => {
