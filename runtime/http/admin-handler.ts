@@ -105,7 +105,8 @@ export async function scheduleCommand(
   if (!type) throw new HttpError(404, ErrorCodes.NotFound, `unknown schedule command ${JSON.stringify(command.slice(0, 60))}: use wow.schedule.enable, reschedule, disable or trigger`);
   const job = host.jobs.job(context, parseInstanceId(id).job);
   if (!job) throw new HttpError(404, ErrorCodes.NotFound, `no job ${id} in context ${context}`);
-  const tenantId = tenantHeader ?? principal.tenant ?? DEFAULT_TENANT;
+  // A SYSTEM job's instances live in the default tenant: a tenant's credential never reaches them.
+  const tenantId = job.scope === "SYSTEM" ? DEFAULT_TENANT : (tenantHeader ?? principal.tenant ?? DEFAULT_TENANT);
   requireTenant(principal, tenantId);
   const allowed = ["expression", "zone", "misfire"];
   for (const [key, value] of Object.entries(body)) {

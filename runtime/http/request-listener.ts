@@ -10,6 +10,7 @@ import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleC
 import { authenticate, requireTenant } from "./auth.js";
 import { DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
 import { checkId, handleCommand, Headers } from "./command-handler.js";
+import { bodyValidator, type ManifestLike } from "./body-validator.js";
 import { HttpError } from "./http-error.js";
 import { commandRoutes, routeKey, type CommandRoute } from "./routes.js";
 
@@ -21,6 +22,8 @@ export interface HttpOptions {
   /** Credentials in addition to the config's. */
   readonly credentials?: readonly HttpCredential[];
   readonly bodyLimit?: number;
+  /** `wow-manifest.json` (as data): command bodies are validated against its field declarations. */
+  readonly manifest?: ManifestLike;
   /** Called for each 5xx (a server fault); default: console.error. */
   readonly onServerError?: (error: unknown) => void;
 }
@@ -51,6 +54,7 @@ export function createRequestListener(host: WowHost, options: HttpOptions = {}):
   const credentials = [...(options.config?.credentials ?? []), ...(options.credentials ?? [])];
   const bodyLimit = options.bodyLimit ?? options.config?.["body-limit"] ?? DEFAULT_BODY_LIMIT;
   const onServerError = options.onServerError ?? ((error: unknown) => console.error("wow.http: server error", error));
+  const validate = options.manifest ? bodyValidator(options.manifest) : undefined;
   const routes = new Map<string, CommandRoute>();
   for (const route of commandRoutes(host.aggregates)) {
     const segments = route.path.slice(1).split("/");
@@ -84,6 +88,7 @@ export function createRequestListener(host: WowHost, options: HttpOptions = {}):
     const tenantId = checkId("tenant id", third ?? DEFAULT_TENANT);
     requireTenant(principal, tenantId);
     const pathId = route.create ? undefined : checkId("aggregate id", segments[4]!);
+    validate?.(route.type, body);
     try {
       const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, body, host.send, host.journal);
       return { status, body: result, errorCode };
@@ -98,25 +103,30 @@ export function createRequestListener(host: WowHost, options: HttpOptions = {}):
 
   return (req, res) => {
     dispatch(req)
-      .then((reply) => respond(res, reply.status, reply.body, reply.errorCode ?? (reply.status < 400 ? ErrorCodes.Ok : undefined)))
+      .then((reply) => respond(req, res, reply.status, reply.body, reply.errorCode ?? (reply.status < 400 ? ErrorCodes.Ok : undefined)))
       .catch((error: unknown) => {
         if (error instanceof HttpError) {
-          respond(res, error.status, { errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
+          respond(req, res, error.status, { errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
           if (error.status === 413) res.once("finish", () => req.destroy());
           return;
         }
         onServerError(error);
-        respond(res, 500, { errorCode: "InternalError", errorMsg: "the server failed; see its log", succeeded: false }, "InternalError");
+        respond(req, res, 500, { errorCode: "InternalError", errorMsg: "the server failed; see its log", succeeded: false }, "InternalError");
       });
   };
 }
 
-function respond(res: ServerResponse, status: number, body: unknown, errorCode: string | undefined): void {
+function respond(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, errorCode: string | undefined): void {
   if (res.headersSent) return;
   const text = JSON.stringify(body);
   const headers: Record<string, string | number> = { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "x-content-type-options": "nosniff" };
   if (errorCode !== undefined) headers["wow-error-code"] = errorCode;
   if (status === 401) headers["www-authenticate"] = 'Bearer realm="wow"';
+  // A body left unread (refused before reading it) must not be parsed as the next request.
+  if (!req.complete) {
+    headers.connection = "close";
+    req.resume();
+  }
   res.writeHead(status, headers);
   res.end(text);
 }

@@ -3,7 +3,7 @@
 //   2. order B: created, confirmed, paid in time: it stays paid (its deadline is cancelled);
 //   3. the `receive-deliveries` job (every 3 s here, see wow.config.json) ticks and receives stock.
 // Commands go through the HTTP API, as a client would send them.
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHost, type Services } from "wowc/runtime";
@@ -30,7 +30,9 @@ const deliveries: Deliveries = {
 };
 const services: Services = { "eshop-order.PaymentPolicy": paymentPolicy, "eshop-inventory.Deliveries": deliveries };
 
-const host = createHost({ registrations: [order, stock, stockSaga], store: dbPath, config, services });
+// Command bodies arriving over HTTP are validated against the manifest's field declarations.
+const manifest = JSON.parse(readFileSync(join(root, "generated/wow-manifest.json"), "utf8"));
+const host = createHost({ registrations: [order, stock, stockSaga], store: dbPath, config, services, http: { manifest } });
 const timeline = new Timeline(host);
 const server = await host.listen(0);
 const address = server.address();

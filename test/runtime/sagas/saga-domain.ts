@@ -5,6 +5,8 @@ import { Decision, reject, type AggregateRegistration, type CommandRejection, ty
 export const S = {
   CreateOrder: "shop.CreateOrder",
   CancelOrder: "shop.CancelOrder",
+  ArchiveOrder: "shop.ArchiveOrder",
+  Explode: "shop.Explode",
   OrderCreated: "shop.OrderCreated",
   OrderCancelled: "shop.OrderCancelled",
   Receive: "shop.Receive",
@@ -24,6 +26,7 @@ export const order: AggregateRegistration<{ status: string }> = {
     [S.CancelOrder]: {
       decide: (s) => (s.status === "CANCELLED" ? reject("IllegalState", "already cancelled") : Decision.events({ type: S.OrderCancelled, body: {} })),
     },
+    [S.ArchiveOrder]: { delete: true, decide: () => Decision.noOp },
   },
   events: { [S.OrderCreated]: () => ({ status: "OPEN" }), [S.OrderCancelled]: () => ({ status: "CANCELLED" }) },
 };
@@ -42,6 +45,12 @@ export const stock: AggregateRegistration<{ available: number }> = {
       },
     },
     /** An order id starting with `x-` is refused (a scheduled release's own rejection). */
+    /** A technical failure (not a rejection): timers retry, then park it. */
+    [S.Explode]: {
+      decide: () => {
+        throw new Error("the stock's store is down");
+      },
+    },
     [S.Release]: {
       decide: (_s, c) => ((c.body as { order: string }).order.startsWith("x-") ? reject("NotHeld", "nothing held") : Decision.events({ type: S.Released, body: c.body })),
     },
