@@ -4,10 +4,12 @@ import type { CommandResult } from "../model/command-result.js";
 import { eventsOf } from "../model/decision.js";
 import { CommandRejected, ErrorCodes } from "../model/errors.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
-import { hasCreateCommand, type Services } from "../model/registration.js";
+import type { Services } from "../model/registration.js";
 import type { AggregateRegistration } from "../model/registration.js";
 import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.js";
 import { buildCommit } from "./commit-builder.js";
+import { guardCommand, servicesFor } from "./command-guard.js";
+import { commandResult, duplicateMessage } from "./command-results.js";
 import { AggregateRegistry, type CommandRoute } from "./registry.js";
 import { ScopeRecorder } from "./scope-recorder.js";
 import { timeOrderedId } from "./time-ordered-id.js";
@@ -56,7 +58,7 @@ export class CommandProcessor {
   readonly send: CommandSender = async (command) => {
     const route = this.registry.route(command.type, command.aggregate);
     if (!route || route.aggregate.context !== command.aggregate.context || route.aggregate.aggregate !== command.aggregate.aggregate) {
-      return result(command, "rejected", ErrorCodes.IllegalArgument, `no aggregate ${command.aggregate.context}.${command.aggregate.aggregate} handles ${command.type}`, 0);
+      return commandResult(command, "rejected", ErrorCodes.IllegalArgument, `no aggregate ${command.aggregate.context}.${command.aggregate.aggregate} handles ${command.type}`, 0);
     }
     for (let attempt = 0; ; attempt++) {
       try {
@@ -65,7 +67,7 @@ export class CommandProcessor {
         if (error instanceof DuplicateRequestError) return this.duplicate(command);
         if (!(error instanceof VersionConflictError)) throw error;
         if (attempt >= this.maxConflictRetries) {
-          return result(command, "rejected", ErrorCodes.EventVersionConflict, error.message, error.actual);
+          return commandResult(command, "rejected", ErrorCodes.EventVersionConflict, error.message, error.actual);
         }
       }
     }
@@ -75,13 +77,13 @@ export class CommandProcessor {
     const ref = command.aggregate;
     const { decided, stream } = await this.journal.loadForDecision(ref, command.requestId);
     if (decided) return this.duplicate(command, decided.version);
-    const guard = this.guard(route, stream.version, stream.deleted);
+    const guard = guardCommand(route, stream.version, stream.deleted);
     if (guard) return this.rejected(command, guard.code, guard.message, stream.version);
     const state = replay(route.aggregate, stream.events);
     const scope = new ScopeRecorder(this.clock.now());
     let decision;
     try {
-      decision = await route.command.decide(state, command, scope, this.servicesFor(route));
+      decision = await route.command.decide(state, command, scope, servicesFor(route, this.services));
     } catch (error) {
       if (error instanceof CommandRejected) return this.rejected(command, error.code, error.message, stream.version);
       throw error;
@@ -103,27 +105,7 @@ export class CommandProcessor {
       throw error;
     }
     const appended = await this.journal.append(commit);
-    return result(command, "decided", ErrorCodes.Ok, "", appended.version, appended.events);
-  }
-
-  private guard(route: CommandRoute, version: number, deleted: boolean): CommandRejected | undefined {
-    if (deleted) return new CommandRejected(ErrorCodes.IllegalAccessDeletedAggregate, "the aggregate was deleted");
-    const exists = version > 0;
-    if (route.command.create === true && exists) return new CommandRejected(ErrorCodes.IllegalState, "the aggregate already exists");
-    if (route.command.create !== true && !exists && (route.command.existing === true || hasCreateCommand(route.aggregate))) {
-      return new CommandRejected(ErrorCodes.NotFound, "the aggregate does not exist");
-    }
-    return undefined;
-  }
-
-  private servicesFor(route: CommandRoute): Services {
-    const names = route.command.services ?? [];
-    const picked: Record<string, unknown> = {};
-    for (const name of names) {
-      if (!(name in this.services)) throw new Error(`service ${name} is not provided by the host`);
-      picked[name] = this.services[name];
-    }
-    return picked;
+    return commandResult(command, "decided", ErrorCodes.Ok, "", appended.version, appended.events);
   }
 
   /** A rejection is recorded under its request id, so a re-send is a duplicate and is not decided again. */
@@ -134,12 +116,12 @@ export class CommandProcessor {
       if (error instanceof DuplicateRequestError) return this.duplicate(command);
       throw error;
     }
-    return result(command, "rejected", code, message, version);
+    return commandResult(command, "rejected", code, message, version);
   }
 
   private async duplicate(command: CommandMessage, version?: number): Promise<CommandResult> {
     const seenVersion = version ?? (await this.journal.findRequest(command.aggregate, command.requestId))?.version ?? 0;
-    return result(command, "duplicate", ErrorCodes.DuplicateRequestId, `request ${command.requestId} was already decided`, seenVersion);
+    return commandResult(command, "duplicate", ErrorCodes.DuplicateRequestId, duplicateMessage(command.requestId), seenVersion);
   }
 }
 
@@ -151,26 +133,4 @@ export function replay<S>(registration: AggregateRegistration<S>, events: readon
     if (apply) state = apply(state, event);
   }
   return state;
-}
-
-function result(
-  command: CommandMessage,
-  outcome: CommandResult["outcome"],
-  errorCode: string,
-  errorMsg: string,
-  aggregateVersion: number,
-  events: readonly EventMessage[] = [],
-): CommandResult {
-  return {
-    outcome,
-    succeeded: outcome === "decided",
-    errorCode,
-    errorMsg,
-    type: command.type,
-    commandId: command.commandId,
-    requestId: command.requestId,
-    aggregate: command.aggregate,
-    aggregateVersion,
-    events,
-  };
 }
