@@ -16,6 +16,9 @@ export interface Subscription {
   handle(event: EventMessage): Promise<void>;
 }
 
+/** How often positions moved only in memory (events passed over) are written while busy. */
+const SKIP_FLUSH_MS = 1_000;
+
 export interface SubscriptionOptions {
   /** Attempts per event before it is parked (default 5). */
   readonly maxAttempts?: number;
@@ -51,6 +54,10 @@ export class SubscriptionService {
   private abort = new AbortController();
   private napping: AbortController | undefined;
   private woken = false;
+  /** Each subscription's position (handled or passed over), and what the store holds. */
+  private readonly positions = new Map<string, number>();
+  private readonly persisted = new Map<string, number>();
+  private flushedAt = 0;
 
   constructor(options: SubscriptionServiceOptions) {
     this.journal = options.journal;
@@ -110,16 +117,29 @@ export class SubscriptionService {
     const loop = this.loop;
     this.loop = undefined;
     await loop;
+    await this.flush();
   }
 
-  /** One pass: every subscription catches up by one batch; returns how many events were read. */
+  /**
+   * One pass: one read of the journal from the earliest position any subscription is at, then
+   * each subscription takes the events past its own position. Returns how many events were read.
+   */
   async pollOnce(signal: AbortSignal = new AbortController().signal): Promise<number> {
-    let read = 0;
+    for (const s of this.subscriptions) {
+      if (!this.positions.has(s.name)) {
+        const stored = await this.store.checkpoint(s.name);
+        this.positions.set(s.name, stored);
+        this.persisted.set(s.name, stored);
+      }
+    }
+    const from = Math.min(...this.subscriptions.map((s) => this.positions.get(s.name)!));
+    const events = await this.journal.read(from, this.batchSize);
     for (const subscription of this.subscriptions) {
       if (signal.aborted) break;
-      read += await this.catchUp(subscription, signal);
+      await this.catchUp(subscription, events, signal);
     }
-    return read;
+    if (events.length === 0 || this.clock.now() - this.flushedAt >= SKIP_FLUSH_MS) await this.flush();
+    return events.length;
   }
 
   /** Catches every subscription up with the journal (tests and shutdown). */
@@ -127,8 +147,17 @@ export class SubscriptionService {
     while ((await this.pollOnce()) > 0) {}
   }
 
+  /** A subscription's position: the last event it handled or passed over. */
   async checkpoint(subscription: string): Promise<number> {
-    return this.store.checkpoint(subscription);
+    return this.positions.get(subscription) ?? this.store.checkpoint(subscription);
+  }
+
+  /** Moves a subscription to `position` (0: from the beginning): an operator's replay; handlers see the events again. */
+  async reset(subscription: string, position: number): Promise<void> {
+    this.positions.set(subscription, position);
+    this.persisted.set(subscription, position);
+    await this.store.saveCheckpoint(subscription, position);
+    this.wake();
   }
 
   parked(limit?: number): Promise<ParkedEvent[]> {
@@ -151,20 +180,34 @@ export class SubscriptionService {
     return { found: true, ok: true };
   }
 
-  private async catchUp(subscription: Subscription, signal: AbortSignal): Promise<number> {
-    const from = await this.store.checkpoint(subscription.name);
-    const events = await this.journal.read(from, this.batchSize);
-    let last = from;
+  /**
+   * A handled (or parked) event moves the durable checkpoint at once; events a subscription only
+   * passes over move it in memory, written now and then (re-reading them after a crash is harmless).
+   */
+  private async catchUp(subscription: Subscription, events: readonly EventMessage[], signal: AbortSignal): Promise<void> {
+    let position = this.positions.get(subscription.name)!;
     for (const event of events) {
+      if (event.position! <= position) continue;
       if (subscription.accepts(event)) {
-        const done = await this.handleWithRetries(subscription, event, signal);
-        if (!done) break;
+        if (!(await this.handleWithRetries(subscription, event, signal))) break;
+        position = event.position!;
+        await this.store.saveCheckpoint(subscription.name, position);
+        this.persisted.set(subscription.name, position);
+      } else {
+        position = event.position!;
       }
-      last = event.position!;
-      if (subscription.accepts(event)) await this.store.saveCheckpoint(subscription.name, last);
+      this.positions.set(subscription.name, position);
     }
-    if (last !== from) await this.store.saveCheckpoint(subscription.name, last);
-    return events.length;
+  }
+
+  /** Writes the positions that moved in memory only. */
+  private async flush(): Promise<void> {
+    this.flushedAt = this.clock.now();
+    for (const [name, position] of this.positions) {
+      if (this.persisted.get(name) === position) continue;
+      await this.store.saveCheckpoint(name, position);
+      this.persisted.set(name, position);
+    }
   }
 
   /** True when the event is settled (handled or parked); false when stopping cut a retry short. */

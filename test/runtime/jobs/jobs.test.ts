@@ -86,8 +86,7 @@ describe.each(stores)("jobs ($name)", (store) => {
     const s = spec(store);
     await s.advanceTime("1h");
     const before = await s.journal.read(0, 1000);
-    await s.app.store.saveCheckpoint("ShopSaga.receive", 0);
-    s.app.subscriptions.wake();
+    await s.app.subscriptions.reset("ShopSaga.receive", 0);
     await s.advanceTime("1s");
     expect(s.derived).toHaveLength(2);
     expect(s.derived[1]!.commands.map((c) => c.requestId)).toEqual(s.derived[0]!.commands.map((c) => c.requestId));

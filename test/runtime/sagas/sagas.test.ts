@@ -121,8 +121,7 @@ describe.each(stores)("sagas ($name)", (store) => {
     await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-1")));
     await s.advanceTime("1s");
     const before = await history(s.journal);
-    await s.app.store.saveCheckpoint("ShopSaga.onOrderCreated", 0);
-    s.app.subscriptions.wake();
+    await s.app.subscriptions.reset("ShopSaga.onOrderCreated", 0);
     await s.advanceTime("1s");
     expect(p.calls).toBe(2);
     expect(await history(s.journal)).toEqual(before);
