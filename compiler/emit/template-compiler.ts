@@ -1,0 +1,111 @@
+// The handlebars templates of templates/ compiled to plain closures. Handlebars parses each template
+// (and removes its standalone block lines); the subset wowc's templates use — `{{{name}}}`,
+// `{{{../name}}}`, `{{{this}}}`, `{{#each name}}`, `{{#if name}}`, `{{#unless name}}`, `{{else}}` and
+// comments — is then rendered with handlebars' semantics (`noEscape`, `strict` values, no `@data`)
+// without its run time: no helper calls, option objects or data frames per line. Anything else in
+// a template is refused when it is compiled.
+import type HandlebarsModule from "handlebars";
+
+type Program = hbs.AST.Program;
+type Statement = hbs.AST.Statement;
+type PathExpression = hbs.AST.PathExpression;
+
+/** Renders against the stack of contexts, innermost last (what `../` climbs). */
+type Part = (stack: readonly unknown[]) => string;
+type Getter = (stack: readonly unknown[]) => unknown;
+
+export function compileTemplate(handlebars: typeof HandlebarsModule, text: string, name: string): (view: object) => string {
+  const render = program(handlebars.parse(text), name);
+  return (view) => render([view]);
+}
+
+function program(node: Program | undefined, name: string): Part {
+  const parts = (node?.body ?? []).map((statement) => part(statement, name));
+  return (stack) => {
+    let out = "";
+    for (const p of parts) out += p(stack);
+    return out;
+  };
+}
+
+function part(statement: Statement, name: string): Part {
+  switch (statement.type) {
+    case "ContentStatement": {
+      const value = (statement as hbs.AST.ContentStatement).value;
+      return () => value;
+    }
+    case "CommentStatement":
+      return () => "";
+    case "MustacheStatement": {
+      const mustache = statement as hbs.AST.MustacheStatement;
+      const get = lookup(plainPath(mustache, name), true, name);
+      return (stack) => {
+        const value = get(stack);
+        return value === undefined || value === null ? "" : String(value);
+      };
+    }
+    case "BlockStatement":
+      return block(statement as hbs.AST.BlockStatement, name);
+    default:
+      throw unsupported(name, statement.type, statement);
+  }
+}
+
+function block(node: hbs.AST.BlockStatement, name: string): Part {
+  const helper = plainPath({ path: node.path, params: [], hash: undefined }, name).original;
+  if (node.params.length !== 1 || node.hash !== undefined || node.params[0].type !== "PathExpression") throw unsupported(name, `{{#${helper}}} arguments`, node);
+  const get = lookup(node.params[0] as PathExpression, false, name);
+  const fn = program(node.program, name);
+  const inverse = program(node.inverse, name);
+  switch (helper) {
+    case "if":
+      return (stack) => (isEmpty(get(stack)) ? inverse(stack) : fn(stack));
+    case "unless":
+      return (stack) => (isEmpty(get(stack)) ? fn(stack) : inverse(stack));
+    case "each":
+      return (stack) => {
+        const items = get(stack);
+        if (items === undefined || items === null || items === false) return inverse(stack);
+        if (!Array.isArray(items)) throw new Error(`template ${name}: {{#each}} over something that is not an array`);
+        if (items.length === 0) return inverse(stack);
+        let out = "";
+        for (const item of items) out += fn(item === stack[stack.length - 1] ? stack : [...stack, item]);
+        return out;
+      };
+    default:
+      throw unsupported(name, `helper '${helper}'`, node);
+  }
+}
+
+/** Handlebars' `if`: false, "", 0, null, undefined and [] are empty. */
+function isEmpty(value: unknown): boolean {
+  return !value || (Array.isArray(value) && value.length === 0);
+}
+
+function plainPath(node: { path: hbs.AST.Expression; params: unknown[]; hash: unknown }, name: string): PathExpression {
+  const path = node.path as PathExpression;
+  if (path.type !== "PathExpression" || node.params.length !== 0 || node.hash !== undefined || path.data) throw unsupported(name, "an expression other than a name", node.path);
+  return path;
+}
+
+/**
+ * The value of `path` (`this`, `name`, `../name`) in the stack. `strict` (a `{{{name}}}`): a name its
+ * context does not hold is an error, as with handlebars' `strict`; a block's argument may be missing.
+ */
+function lookup(path: PathExpression, strict: boolean, name: string): Getter {
+  const { depth, parts } = path;
+  return (stack) => {
+    let value: unknown = stack[stack.length - 1 - depth];
+    for (let i = 0; i < parts.length; i++) {
+      const key = parts[i];
+      const holds = typeof value === "object" && value !== null && key in value;
+      if (!holds && (strict || i < parts.length - 1)) throw new Error(`template ${name}: "${key}" not defined in ${String(value)} (line ${path.loc.start.line})`);
+      value = holds ? (value as Record<string, unknown>)[key] : undefined;
+    }
+    return value;
+  };
+}
+
+function unsupported(name: string, what: string, node: hbs.AST.Node): Error {
+  return new Error(`template ${name}: ${what} is not supported (line ${node.loc.start.line})`);
+}
