@@ -138,7 +138,7 @@ export class SubscriptionService {
       if (signal.aborted) break;
       await this.catchUp(subscription, events, signal);
     }
-    if (events.length === 0 || this.clock.now() - this.flushedAt >= SKIP_FLUSH_MS) await this.flush();
+    if (this.clock.now() - this.flushedAt >= SKIP_FLUSH_MS) await this.flush();
     return events.length;
   }
 

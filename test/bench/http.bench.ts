@@ -5,6 +5,7 @@
 // Needs the built package and the example's generated SDK (built here when missing).
 // Prints a table, then (last line) one JSON object.
 import { execSync } from "node:child_process";
+import { Agent, createServer, request } from "node:http";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,38 +59,72 @@ async function inProcess(): Promise<number> {
   return rate;
 }
 
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+const BODY = '{"quantity":1}';
+
+/** One keep-alive request with node:http (lighter than fetch, so the client costs less of the shared CPU). */
+function put(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { agent, host: "127.0.0.1", port, method: "PUT", path, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "content-length": BODY.length } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(BODY);
+  });
+}
+
+function portOf(server: import("node:http").Server): number {
+  const address = server.address();
+  return typeof address === "object" && address ? address.port : 0;
+}
+
 async function overHttp(): Promise<number> {
   const { host, close } = await fresh();
-  const server = await host.listen(0);
-  const address = server.address();
-  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const port = portOf(await host.listen(0));
   const rate = await run(async (i) => {
-    const response = await fetch(`${base}/eshop-inventory/tenant/(0)/stock/p-${i % PRODUCTS}/receive_stock`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-      body: '{"quantity":1}',
-    });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`HTTP command failed: ${response.status}`);
+    const status = await put(port, `/eshop-inventory/tenant/(0)/stock/p-${i % PRODUCTS}/receive_stock`);
+    if (status !== 200) throw new Error(`HTTP command failed: ${status}`);
   });
   await close();
+  return rate;
+}
+
+/** The ceiling of this machine: the same requests to a server that answers `{}` without doing anything. */
+async function plainHttp(): Promise<number> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.end("{}"));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = portOf(server);
+  const rate = await run(async (i) => void (await put(port, `/eshop-inventory/tenant/(0)/stock/p-${i % PRODUCTS}/receive_stock`)));
+  await new Promise<void>((resolve) => server.close(() => resolve()));
   return rate;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const httpRates: number[] = [];
 const inProcessRates: number[] = [];
+const plainRates: number[] = [];
 await inProcess(); // warm-up (JIT, SQLite)
 for (let round = 0; round < ROUNDS; round++) {
   inProcessRates.push(await inProcess());
   httpRates.push(await overHttp());
+  plainRates.push(await plainHttp());
 }
+agent.destroy();
+const plain_http_per_s = Math.round(median(plainRates));
 const http_per_s = Math.round(median(httpRates));
 const in_process_per_s = Math.round(median(inProcessRates));
 const ratio = Number((http_per_s / in_process_per_s).toFixed(3));
-console.log(`commands: ${COMMANDS} per round, concurrency ${CONCURRENCY}, ${ROUNDS} rounds (median), SQLite journal, keep-alive fetch on 127.0.0.1`);
+console.log(`commands: ${COMMANDS} per round, concurrency ${CONCURRENCY}, ${ROUNDS} rounds (median), SQLite journal, keep-alive node:http client on 127.0.0.1, client and server in one process`);
 console.log("| path | commands/s (median) | rounds |");
 console.log("| --- | ---: | --- |");
 console.log(`| in-process host.send | ${in_process_per_s} | ${inProcessRates.map(Math.round).join(", ")} |`);
 console.log(`| HTTP PUT …/receive_stock | ${http_per_s} | ${httpRates.map(Math.round).join(", ")} |`);
-console.log(JSON.stringify({ http_per_s, in_process_per_s, ratio, commands: COMMANDS, concurrency: CONCURRENCY, rounds: ROUNDS }));
+console.log(`| HTTP, empty server (the client's and socket's ceiling) | ${plain_http_per_s} | ${plainRates.map(Math.round).join(", ")} |`);
+console.log(JSON.stringify({ http_per_s, in_process_per_s, ratio, plain_http_per_s, commands: COMMANDS, concurrency: CONCURRENCY, rounds: ROUNDS }));
