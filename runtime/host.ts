@@ -4,6 +4,7 @@ import type { CommandResult } from "./model/command-result.js";
 import type { CommandMessage } from "./model/messages.js";
 import { SystemEvents } from "./model/system-events.js";
 import type { AggregateRegistration, Services } from "./model/registration.js";
+import { BatchDecider } from "./processing/batch-decider.js";
 import { CommandProcessor, type CommandSender } from "./processing/command-processor.js";
 import type { CronNext } from "./timers/cron-next.js";
 import { TimerService, type Delivery } from "./timers/timer-service.js";
@@ -49,6 +50,8 @@ export class Host {
       journal: options.journal,
       clock: this.clock,
       send,
+      // The set-based batch path decides without `send`, so only where `send` is not wrapped.
+      ...(options.timerSend ? {} : { batch: new BatchDecider({ ...options, clock: this.clock }) }),
       ...(options.cronNext ? { cronNext: options.cronNext } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
       ...(options.onError ? { onError: options.onError } : {}),

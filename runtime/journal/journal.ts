@@ -97,6 +97,23 @@ export class DuplicateRequestError extends Error {
   }
 }
 
+/** One delivery of a timer batch for `Journal.commitBatch`: its commit (none for a duplicate) and how its slot ends. */
+export interface BatchEntry {
+  readonly commit?: Commit;
+  readonly settlement: TimerSettlement;
+}
+
+/** A batch entry's fate: its commit's result (none without a commit), or its refusal (then nothing of the entry was applied). */
+export type BatchOutcome =
+  | { readonly ok: true; readonly appended?: AppendResult }
+  | { readonly ok: false; readonly error: VersionConflictError | DuplicateRequestError };
+
+/** What a command of a batch is decided against, as `loadForDecision` asks it. */
+export interface DecisionRequest {
+  readonly aggregate: AggregateRef;
+  readonly requestId: string;
+}
+
 /** The store of events, request ids and timers. Both implementations pass one contract suite. */
 export interface Journal {
   load(aggregate: AggregateRef): Promise<StoredStream>;
@@ -120,4 +137,14 @@ export interface Journal {
   /** Puts a parked timer back to pending, due now, attempts reset. False if it is not parked. */
   redrive(id: string, now: number): Promise<boolean>;
   close(): Promise<void>;
+
+  /** Optional (the set-based batch path of the timer service): `loadForDecision` of many requests in one read, in order. */
+  loadForDecisions?(requests: readonly DecisionRequest[]): Promise<DecisionInput[]>;
+  /**
+   * Optional (with `loadForDecisions`): appends the entries' commits in order and settles their slots, in ONE
+   * transaction. A refused commit (VersionConflictError, DuplicateRequestError) writes nothing and its
+   * settlement is not applied; every later commit of the same aggregate in the batch is refused too (it was
+   * decided on top of the refused one). Any other error rolls the whole batch back.
+   */
+  commitBatch?(entries: readonly BatchEntry[]): Promise<BatchOutcome[]>;
 }

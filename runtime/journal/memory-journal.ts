@@ -4,7 +4,10 @@ import {
   DuplicateRequestError,
   VersionConflictError,
   type AppendResult,
+  type BatchEntry,
+  type BatchOutcome,
   type Commit,
+  type DecisionRequest,
   type DecisionInput,
   type Journal,
   type RequestRecord,
@@ -13,6 +16,7 @@ import {
   type TimerRow,
   type TimerSettlement,
 } from "./journal.js";
+import { commitEntries } from "./batch-commit.js";
 import { MinHeap } from "./min-heap.js";
 
 interface Stream {
@@ -48,6 +52,19 @@ export class MemoryJournal implements Journal {
   }
 
   async append(commit: Commit): Promise<AppendResult> {
+    return this.appendNow(commit);
+  }
+
+  async loadForDecisions(requests: readonly DecisionRequest[]): Promise<DecisionInput[]> {
+    return Promise.all(requests.map((r) => this.loadForDecision(r.aggregate, r.requestId)));
+  }
+
+  /** Synchronous, so nothing interleaves: all or nothing as one transaction is. */
+  async commitBatch(entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
+    return commitEntries(entries, { keyOf: refKey, append: (c) => this.appendNow(c), settle: (s) => this.settleNow(s) });
+  }
+
+  private appendNow(commit: Commit): AppendResult {
     const key = refKey(commit.aggregate);
     const stream: Stream = this.streams.get(key) ?? { version: 0, deleted: false, events: [], requests: new Map() };
     if (commit.expectedVersion !== undefined && stream.version !== commit.expectedVersion) {
@@ -98,6 +115,10 @@ export class MemoryJournal implements Journal {
   }
 
   async settle(settlements: readonly TimerSettlement[]): Promise<void> {
+    this.settleNow(settlements);
+  }
+
+  private settleNow(settlements: readonly TimerSettlement[]): void {
     for (const { id, slot, outcome } of settlements) {
       const row = this.timers.get(id);
       if (!row || row.slot !== slot || row.status !== "pending") continue;

@@ -6,7 +6,10 @@ import {
   DuplicateRequestError,
   VersionConflictError,
   type AppendResult,
+  type BatchEntry,
+  type BatchOutcome,
   type Commit,
+  type DecisionRequest,
   type DecisionInput,
   type Journal,
   type RequestRecord,
@@ -14,6 +17,7 @@ import {
   type TimerRow,
   type TimerSettlement,
 } from "./journal.js";
+import { commitEntries } from "./batch-commit.js";
 import { migrate } from "./sqlite-schema.js";
 
 export interface SqliteJournalOptions {
@@ -57,6 +61,7 @@ export class SqliteJournal implements Journal {
   readonly schemaVersion: number;
   private readonly stmt;
   private readonly settleTx;
+  private readonly batchTx;
   private readonly groupTx;
   private readonly keys = new WeakMap<AggregateRef, string>();
   private pending: { commit: Commit; resolve: (r: AppendResult) => void; reject: (e: unknown) => void }[] = [];
@@ -85,6 +90,15 @@ export class SqliteJournal implements Journal {
          FROM (SELECT ? AS stream) AS k
          LEFT JOIN wow_requests AS r ON r.stream = k.stream AND r.request_id = ?`,
       ),
+      /** `streamAndRequest` for many: the parameter is a JSON array of [stream key, request id]; rows in its order. */
+      streamsAndRequests: db
+        .prepare<[string], [version: number | null, deleted: number, requestVersion: number | null, errorCode: string | null]>(
+          `SELECT ${STREAM_STATE}, r.version AS request_version, r.error_code
+           FROM (SELECT j.key AS i, j.value ->> 0 AS stream, j.value ->> 1 AS request_id FROM json_each(?) AS j) AS k
+           LEFT JOIN wow_requests AS r ON r.stream = k.stream AND r.request_id = k.request_id
+           ORDER BY k.i`,
+        )
+        .raw(),
       insertRequest: db.prepare("INSERT OR IGNORE INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)"),
       markDeleted: db.prepare("INSERT OR IGNORE INTO wow_deleted (stream) VALUES (?)"),
       insertEvent: db.prepare("INSERT INTO wow_events (stream, version, sequence, type, data) VALUES (?, ?, ?, ?, ?)"),
@@ -125,14 +139,8 @@ export class SqliteJournal implements Journal {
       redrive: db.prepare("UPDATE wow_timers SET status = 0, attempts = 0, fire_at = ?, parked_at = NULL WHERE id = ? AND status = 1"),
     };
     this.groupTx = db.transaction((run: () => void) => run());
-    this.settleTx = db.transaction((settlements: readonly TimerSettlement[]) => {
-      const done: [string, number][] = [];
-      for (const s of settlements) {
-        if (s.outcome.kind === "done") done.push([s.id, s.slot]);
-        else this.settleOne(s);
-      }
-      if (done.length > 0) this.stmt.settleDone.run(JSON.stringify(done));
-    });
+    this.settleTx = db.transaction((settlements: readonly TimerSettlement[]) => this.settleNow(settlements));
+    this.batchTx = db.transaction((entries: readonly BatchEntry[]) => this.commitBatchNow(entries));
   }
 
   async load(aggregate: AggregateRef): Promise<StoredStream> {
@@ -205,6 +213,19 @@ export class SqliteJournal implements Journal {
       if (outcome.ok) resolve(outcome.value);
       else reject(outcome.error);
     });
+  }
+
+  async loadForDecisions(requests: readonly DecisionRequest[]): Promise<DecisionInput[]> {
+    const keys = requests.map((r) => this.keyOf(r.aggregate));
+    const rows = this.stmt.streamsAndRequests.all(JSON.stringify(requests.map((r, i) => [keys[i], r.requestId])));
+    return rows.map(([version, deleted, requestVersion, errorCode], i): DecisionInput => {
+      if (requestVersion !== null) return { decided: { requestId: requests[i]!.requestId, version: requestVersion, errorCode: errorCode! } };
+      return { stream: this.streamOf(keys[i]!, version, deleted) };
+    });
+  }
+
+  async commitBatch(entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
+    return entries.length === 0 ? [] : this.batchTx.immediate(entries);
   }
 
   async read(after: number, limit: number): Promise<EventMessage[]> {
@@ -281,6 +302,21 @@ export class SqliteJournal implements Journal {
       this.stmt.setTimer.run(t.id, key, t.key, JSON.stringify(spec), t.slot, t.due, t.due);
     }
     return { version: newVersion, events: committed };
+  }
+
+  /** `commitBatch` inside its transaction. */
+  private commitBatchNow(entries: readonly BatchEntry[]): BatchOutcome[] {
+    return commitEntries(entries, { keyOf: (ref) => this.keyOf(ref), append: (c) => this.appendNow(c), settle: (s) => this.settleNow(s) });
+  }
+
+  /** Settles inside the caller's transaction: "done" slots together, the others one by one. */
+  private settleNow(settlements: readonly TimerSettlement[]): void {
+    const done: [string, number][] = [];
+    for (const s of settlements) {
+      if (s.outcome.kind === "done") done.push([s.id, s.slot]);
+      else this.settleOne(s);
+    }
+    if (done.length > 0) this.stmt.settleDone.run(JSON.stringify(done));
   }
 
   /** A slot that does not simply end ("done" slots are ended together by `settleTx`). */

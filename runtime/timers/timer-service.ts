@@ -5,11 +5,12 @@ import { refKey } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
+import type { BatchDecider, BatchDecision } from "../processing/batch-decider.js";
 import type { CommandSender } from "../processing/command-processor.js";
 import { backoffDelay } from "./backoff.js";
 import { cronNext as defaultCronNext, type CronNext } from "./cron-next.js";
 import { scheduledCommand } from "./scheduled-command.js";
-import { planSlot } from "./slot-plan.js";
+import { planSlot, type SlotPlan } from "./slot-plan.js";
 import { resolveTimerOptions, type ResolvedTimerOptions, type TimerOptions } from "./timer-options.js";
 
 /** What happened to one delivery: a result (decided, rejected or duplicate), or a technical failure. */
@@ -25,6 +26,12 @@ export interface TimerServiceOptions extends TimerOptions {
   readonly journal: Journal;
   readonly clock: Clock;
   readonly send: CommandSender;
+  /**
+   * The set-based path: a batch is decided in memory and committed with its settlements in one
+   * transaction, where the journal can (`loadForDecisions` + `commitBatch`). Only for a `send` that is
+   * the plain processor's (the batch does not go through `send`).
+   */
+  readonly batch?: BatchDecider;
   readonly cronNext?: CronNext;
   /** Identifies this process's claims. */
   readonly owner?: string;
@@ -44,6 +51,7 @@ export class TimerService {
   private readonly journal: Journal;
   private readonly clock: Clock;
   private readonly send: CommandSender;
+  private readonly batch: BatchDecider | undefined;
   private readonly cronNext: CronNext;
   private readonly owner: string;
   private readonly onDelivery: ((delivery: Delivery) => void) | undefined;
@@ -57,6 +65,7 @@ export class TimerService {
     this.journal = options.journal;
     this.clock = options.clock;
     this.send = options.send;
+    this.batch = options.journal.loadForDecisions && options.journal.commitBatch ? options.batch : undefined;
     this.cronNext = options.cronNext ?? defaultCronNext;
     this.owner = options.owner ?? randomUUID();
     this.onDelivery = options.onDelivery;
@@ -103,6 +112,13 @@ export class TimerService {
     const now = this.clock.now();
     const rows = await this.journal.claimDue(now, this.options.batchSize, now + this.options.lease, this.owner);
     if (rows.length === 0) return 0;
+    if (this.batch) await this.deliverBatch(this.batch, rows, now);
+    else await this.deliverEach(rows);
+    return rows.length;
+  }
+
+  /** One by one through `send`, then one settle. */
+  private async deliverEach(rows: readonly TimerRow[]): Promise<void> {
     const settlements = new Array<TimerSettlement>(rows.length);
     const chains = chainsByTarget(rows);
     let next = 0;
@@ -115,7 +131,34 @@ export class TimerService {
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, chains.length) }, worker));
     await this.journal.settle(settlements);
-    return rows.length;
+  }
+
+  /**
+   * Set-based: the batch decided in memory, its commits and settlements written in one transaction;
+   * what the batch could not decide or commit (conflicts, technical failures) goes one by one after it.
+   */
+  private async deliverBatch(batch: BatchDecider, rows: readonly TimerRow[], now: number): Promise<void> {
+    const plans = rows.map((row) => planSlot(row, now, this.options.misfireThreshold, this.cronNext));
+    const commands = rows.map((row, i) => scheduledCommand(row, plans[i]!.deliver, now));
+    const decisions: BatchDecision[] = await batch.decide(this.journal, commands);
+    const taken: number[] = [];
+    const entries = [];
+    for (let i = 0; i < rows.length; i++) {
+      const decision = decisions[i]!;
+      if (decision.kind === "fallback") continue;
+      taken.push(i);
+      entries.push(decision.commit ? { commit: decision.commit, settlement: settlementOf(rows[i]!, plans[i]!) } : { settlement: settlementOf(rows[i]!, plans[i]!) });
+    }
+    const outcomes = await this.journal.commitBatch!(entries);
+    const again = decisions.map((d) => d.kind === "fallback");
+    outcomes.forEach((outcome, k) => {
+      const i = taken[k]!;
+      const decision = decisions[i] as Extract<BatchDecision, { kind: "decided" }>;
+      if (outcome.ok) this.onDelivery?.({ command: commands[i]!, sentAt: now, result: decision.result(outcome.appended), parked: false });
+      else again[i] = true;
+    });
+    const rest = rows.filter((_, i) => again[i]);
+    if (rest.length > 0) await this.deliverEach(rest);
   }
 
   /** Delivers everything due by now (batch after batch); returns how many were claimed. */
@@ -168,8 +211,7 @@ export class TimerService {
       // Not decided (not even recorded): the target kept moving under it. A technical failure, retried; ending the timer would lose it.
       if (result.errorCode === ErrorCodes.EventVersionConflict) throw new Error(`not decided: ${result.errorMsg}`);
       this.onDelivery?.({ command, sentAt: now, result, parked: false });
-      const outcome = plan.next ? { kind: "next" as const, ...plan.next } : { kind: "done" as const };
-      return { id: row.id, slot: row.slot, outcome };
+      return settlementOf(row, plan);
     } catch (error) {
       const attempts = row.attempts + 1;
       const message = describe(error);
@@ -181,6 +223,11 @@ export class TimerService {
         : { id: row.id, slot: row.slot, outcome: { kind: "retry", attempts, error: message, fireAt: at + backoffDelay(attempts, this.options.backoff) } };
     }
   }
+}
+
+/** A delivered slot ends the timer, or moves a cron timer to its next slot. */
+function settlementOf(row: TimerRow, plan: SlotPlan): TimerSettlement {
+  return { id: row.id, slot: row.slot, outcome: plan.next ? { kind: "next", ...plan.next } : { kind: "done" } };
 }
 
 /** Indexes of `rows` grouped by target aggregate, each group in claim order (earliest due first). */

@@ -219,4 +219,54 @@ describe.each(stores)("journal contract: $name", (store) => {
     expect(await j.claimDue(10_000, 100, 40_000, "me")).toHaveLength(100);
     expect(await j.claimDue(10_000, 100, 40_000, "me")).toHaveLength(50);
   });
+
+  it("loads for many decisions in one read, in order (the batch path's capability)", async () => {
+    const j = open();
+    if (!j.loadForDecisions) return expect(j.commitBatch).toBeUndefined();
+    await j.append(commit(A, 0, "r1", 2));
+    const C = aggregateRef("ctx", "agg", "c-1", "t1");
+    const inputs = await j.loadForDecisions([
+      { aggregate: A, requestId: "r1" },
+      { aggregate: A, requestId: "r2" },
+      { aggregate: C, requestId: "r1" },
+    ]);
+    expect(inputs[0]).toEqual({ decided: { requestId: "r1", version: 1, errorCode: "Ok" } });
+    expect(inputs[1]!.stream).toMatchObject({ version: 1, deleted: false });
+    expect(inputs[1]!.stream!.events.map((e) => [e.version, e.sequence, e.position])).toEqual([
+      [1, 1, 1],
+      [1, 2, 2],
+    ]);
+    expect(inputs[2]).toEqual({ stream: { version: 0, deleted: false, events: [] } });
+  });
+
+  it("commits a batch with its settlements at once; a refused commit applies nothing of its entry and refuses its aggregate's later commits", async () => {
+    const j = open();
+    if (!j.commitBatch) return expect(j.loadForDecisions).toBeUndefined();
+    const specs = ["a", "b", "c", "d", "e"].map((k, i) => timer(`t-${k}`, k, 1000 + i));
+    await j.append(commit(A, 0, "r1", 1, specs.map((t) => ({ kind: "set" as const, timer: t }))));
+    await j.append(commit(B, 0, "rb", 1));
+    await j.claimDue(5000, 10, 35_000, "me");
+    const done = (id: string) => ({ id, slot: 1, outcome: { kind: "done" as const } });
+    const outcomes = await j.commitBatch([
+      { commit: commit(A, 1, "r2", 2), settlement: done("t-a") },
+      { settlement: { id: "t-b", slot: 1, outcome: { kind: "next", slot: 2, due: 60_000 } } },
+      { commit: commit(B, 0, "rb2", 1), settlement: done("t-c") }, // stale: B is at 1
+      { commit: commit(B, 1, "rb3", 1), settlement: done("t-d") }, // decided on top of the refused one
+      { commit: commit(A, 2, "r1", 1), settlement: done("t-e") }, // r1 already decided for A
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, false, false, false]);
+    expect(outcomes[0]).toMatchObject({ ok: true, appended: { version: 2 } });
+    const first = outcomes[0]!;
+    expect(first.ok && first.appended?.events.map((e) => e.position)).toEqual([3, 4]);
+    expect(outcomes[2]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
+    expect(outcomes[3]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
+    expect(outcomes[4]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
+    expect((await j.load(A)).version).toBe(2);
+    expect((await j.load(B)).version).toBe(1);
+    expect(await j.findRequest(B, "rb2")).toBeUndefined();
+    expect(await j.findRequest(B, "rb3")).toBeUndefined();
+    expect(await j.timer("t-a")).toBeUndefined();
+    expect(await j.timer("t-b")).toMatchObject({ slot: 2, fireAt: 60_000 });
+    for (const id of ["t-c", "t-d", "t-e"]) expect(await j.timer(id)).toMatchObject({ slot: 1, status: "pending", fireAt: 35_000 });
+  });
 });

@@ -1,0 +1,39 @@
+import type { AggregateRef } from "../model/aggregate-ref.js";
+import { DuplicateRequestError, VersionConflictError, type AppendResult, type BatchEntry, type BatchOutcome, type Commit, type TimerSettlement } from "./journal.js";
+
+/** What `commitBatch` needs of a store, all inside its one transaction. */
+export interface BatchWriter {
+  keyOf(aggregate: AggregateRef): string;
+  /** Checks first, then writes: throws VersionConflictError / DuplicateRequestError having written nothing. */
+  append(commit: Commit): AppendResult;
+  settle(settlements: readonly TimerSettlement[]): void;
+}
+
+/**
+ * The rules of `Journal.commitBatch`, for a store to run inside its transaction: commits in order, a
+ * refused one skipped with its settlement and with every later commit of its aggregate; then the
+ * settlements of the rest.
+ */
+export function commitEntries(entries: readonly BatchEntry[], writer: BatchWriter): BatchOutcome[] {
+  const refused = new Set<string>();
+  const settlements: TimerSettlement[] = [];
+  const outcomes = entries.map(({ commit, settlement }): BatchOutcome => {
+    if (commit === undefined) {
+      settlements.push(settlement);
+      return { ok: true };
+    }
+    const key = writer.keyOf(commit.aggregate);
+    try {
+      if (refused.has(key)) throw new VersionConflictError(commit.aggregate, commit.expectedVersion ?? -1, -1);
+      const appended = writer.append(commit);
+      settlements.push(settlement);
+      return { ok: true, appended };
+    } catch (error) {
+      if (!(error instanceof VersionConflictError || error instanceof DuplicateRequestError)) throw error;
+      refused.add(key);
+      return { ok: false, error };
+    }
+  });
+  writer.settle(settlements);
+  return outcomes;
+}
