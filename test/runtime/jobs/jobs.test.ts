@@ -143,6 +143,34 @@ describe.each(stores)("jobs ($name)", (store) => {
     await s.stop();
   });
 
+  it("a failing job handler is retried, then its tick is parked; a re-drive sends the requests the tick derives", async () => {
+    let failures = 2;
+    const flaky = {
+      async delivered(): Promise<string[]> {
+        if (failures-- > 0) throw new Error("the supplier API is down");
+        return ["mug"];
+      },
+    };
+    const s = scheduleSpec({
+      aggregates: [order, stock],
+      sagas: [shopSaga(probe(), [receiveJob()])],
+      services: { "shop.Suppliers": flaky },
+      start: START,
+      journal: store.open(),
+      timers: { pollInterval: "1h" },
+      subscriptions: { pollInterval: "1h", maxAttempts: 2, backoff: { initial: "1s" } },
+    });
+    await s.advanceTime("1h");
+    await s.advanceTime("2s");
+    const { events } = await s.app.parked();
+    expect(events.map((e) => [e.subscription, (e.event.body as { slot: number }).slot, e.attempts])).toEqual([["ShopSaga.receive", 1, 2]]);
+    expect(s.derived).toEqual([]);
+    expect(await s.app.subscriptions.redrive(events[0]!.id)).toEqual({ found: true, ok: true });
+    expect(s.derived.map((d) => [d.tick.slot, d.commands.map((c) => c.aggregate.id)])).toEqual([[1, ["mug"]]]);
+    expect(s.derived[0]!.commands[0]!.requestId).toBe(`${events[0]!.event.eventId}-0`);
+    await s.stop();
+  });
+
   it("reschedule, disable, trigger and enable again", async () => {
     const s = spec(store);
     const job = aggregateRef("shop", "schedule", "receive");
