@@ -1,0 +1,77 @@
+// One contract for both subscription stores: checkpoints, parked events, job instance index.
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { aggregateRef, MemorySubscriptionStore, parkedId, SqliteSubscriptionStore, type EventMessage, type SubscriptionStore } from "../../../runtime/index.js";
+import { tempDbPath } from "../fixtures/stores.js";
+
+const factories: { name: string; open(): { store: SubscriptionStore; reopen(): SubscriptionStore } }[] = [
+  {
+    name: "memory",
+    open: () => {
+      const store = new MemorySubscriptionStore();
+      return { store, reopen: () => store };
+    },
+  },
+  {
+    name: "sqlite",
+    open: () => {
+      const path = tempDbPath();
+      const db = new Database(path);
+      return { store: new SqliteSubscriptionStore(db), reopen: () => (db.close(), new SqliteSubscriptionStore(new Database(path))) };
+    },
+  },
+];
+
+const event = (position: number): EventMessage => ({
+  eventId: `e-${position}`,
+  type: "shop.OrderCreated",
+  body: { n: position },
+  aggregate: aggregateRef("shop", "Order", `o-${position}`, "acme"),
+  version: 1,
+  sequence: 1,
+  commandId: "c",
+  requestId: "r",
+  createdAt: 1000 + position,
+  position,
+});
+
+describe.each(factories)("SubscriptionStore ($name)", (factory) => {
+  it("keeps a checkpoint per subscription, 0 before any, durably", async () => {
+    const { store, reopen } = factory.open();
+    expect(await store.checkpoint("A.on")).toBe(0);
+    await store.saveCheckpoint("A.on", 7);
+    await store.saveCheckpoint("B.on", 3);
+    await store.saveCheckpoint("A.on", 9);
+    const again = reopen();
+    expect([await again.checkpoint("A.on"), await again.checkpoint("B.on")]).toEqual([9, 3]);
+  });
+
+  it("parks events with their error, lists them in parking order, replaces a re-parked one, unparks", async () => {
+    const { store, reopen } = factory.open();
+    await store.park({ id: parkedId("A.on", 5), subscription: "A.on", position: 5, event: event(5), attempts: 3, error: "boom", parkedAt: 20 });
+    await store.park({ id: parkedId("B.on", 2), subscription: "B.on", position: 2, event: event(2), attempts: 1, error: "bang", parkedAt: 10 });
+    await store.park({ id: parkedId("A.on", 5), subscription: "A.on", position: 5, event: event(5), attempts: 4, error: "boom again", parkedAt: 30 });
+    const again = reopen();
+    const parked = await again.parked();
+    expect(parked.map((p) => [p.id, p.attempts, p.error])).toEqual([
+      ["B.on@2", 1, "bang"],
+      ["A.on@5", 4, "boom again"],
+    ]);
+    expect(parked[1]!.event).toEqual(event(5));
+    expect(await again.parked(1)).toHaveLength(1);
+    expect((await again.parkedEvent("A.on@5"))?.position).toBe(5);
+    expect(await again.unpark("A.on@5")).toBe(true);
+    expect(await again.unpark("A.on@5")).toBe(false);
+    expect(await again.parkedEvent("A.on@5")).toBeUndefined();
+  });
+
+  it("remembers job instances once each", async () => {
+    const { store, reopen } = factory.open();
+    const a = aggregateRef("shop", "schedule", "report", "acme");
+    const b = aggregateRef("shop", "schedule", "report", "globex");
+    await store.rememberInstance(a);
+    await store.rememberInstance(b);
+    await store.rememberInstance(a);
+    expect(await reopen().instances()).toEqual([a, b]);
+  });
+});
