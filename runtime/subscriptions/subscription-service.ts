@@ -19,6 +19,8 @@ export interface Subscription {
 /** How often positions moved only in memory (events passed over) are written while busy. */
 const SKIP_FLUSH_MS = 1_000;
 
+const WOKEN = "woken";
+
 export interface SubscriptionOptions {
   /** Attempts per event before it is parked (default 5). */
   readonly maxAttempts?: number;
@@ -108,7 +110,8 @@ export class SubscriptionService {
   /** A commit on this node: look for new events now. */
   wake(): void {
     this.woken = true;
-    this.napping?.abort();
+    // A reason given: no DOMException is built per wake (one per commit on a busy node).
+    this.napping?.abort(WOKEN);
   }
 
   /** Graceful: the event in hand finishes (or its retry wait is cut short and it is re-read next start). */
@@ -240,7 +243,7 @@ export class SubscriptionService {
   private async nap(ms: number, stop: AbortSignal): Promise<void> {
     const napping = new AbortController();
     this.napping = napping;
-    const onStop = () => napping.abort();
+    const onStop = () => napping.abort(WOKEN);
     stop.addEventListener("abort", onStop, { once: true });
     try {
       if (!this.woken) await this.clock.sleep(ms, napping.signal);
