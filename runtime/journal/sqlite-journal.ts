@@ -1,7 +1,6 @@
 import Database from "better-sqlite3";
 import { refKey, type AggregateRef } from "../model/aggregate-ref.js";
-import type { Causation, CommandDraft, EventMessage } from "../model/messages.js";
-import type { ScheduleRule } from "../model/schedule-rule.js";
+import type { EventMessage } from "../model/messages.js";
 import {
   DuplicateRequestError,
   VersionConflictError,
@@ -19,6 +18,7 @@ import {
 } from "./journal.js";
 import { commitEntries } from "./batch-commit.js";
 import { migrate } from "./sqlite-schema.js";
+import { TIMER_COLUMNS, eventData, refOfKey, timerSpecData, toEvent, toTimer, type EventRecord, type TimerRecord } from "./sqlite-rows.js";
 
 export interface SqliteJournalOptions {
   /**
@@ -38,22 +38,9 @@ export interface SqliteJournalOptions {
   readonly walAutocheckpoint?: number;
 }
 
-/** A timer row as read (raw, in `TIMER_COLUMNS` order: no per-row object keyed by column name). */
-type TimerRecord = [id: string, spec: string, key: string, slot: number, due: number, fireAt: number, status: number, attempts: number, lastError: string | null, parkedAt: number | null];
-
-interface TimerSpecData {
-  owner: AggregateRef;
-  rule: ScheduleRule;
-  command: CommandDraft;
-  target: AggregateRef;
-  causation: Causation;
-}
-
 /** Columns `version` (null: no events) and `deleted` (0/1) of the stream `k.stream`. */
 const STREAM_STATE = `(SELECT e.version FROM wow_events AS e WHERE e.stream = k.stream ORDER BY e.version DESC LIMIT 1) AS version,
   EXISTS (SELECT 1 FROM wow_deleted AS d WHERE d.stream = k.stream) AS deleted`;
-
-const TIMER_COLUMNS = "id, spec, key, slot, due, fire_at, status, attempts, last_error, parked_at";
 
 /** The embedded default journal: one SQLite file (WAL), schema created and versioned by the runtime. */
 export class SqliteJournal implements Journal {
@@ -81,7 +68,7 @@ export class SqliteJournal implements Journal {
       stream: db.prepare<[string], { version: number | null; deleted: number }>(
         `SELECT ${STREAM_STATE} FROM (SELECT ? AS stream) AS k`,
       ),
-      events: db.prepare<[string], { position: number; data: string }>("SELECT position, data FROM wow_events WHERE stream = ? ORDER BY version, sequence"),
+      events: db.prepare<[string], EventRecord>("SELECT position, version, sequence, type, data FROM wow_events WHERE stream = ? ORDER BY version, sequence").raw(),
       request: db.prepare<[string, string], { version: number; error_code: string }>(
         "SELECT version, error_code FROM wow_requests WHERE stream = ? AND request_id = ?",
       ),
@@ -102,7 +89,9 @@ export class SqliteJournal implements Journal {
       insertRequest: db.prepare("INSERT OR IGNORE INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)"),
       markDeleted: db.prepare("INSERT OR IGNORE INTO wow_deleted (stream) VALUES (?)"),
       insertEvent: db.prepare("INSERT INTO wow_events (stream, version, sequence, type, data) VALUES (?, ?, ?, ?, ?)"),
-      readAll: db.prepare<[number, number], { position: number; data: string }>("SELECT position, data FROM wow_events WHERE position > ? ORDER BY position LIMIT ?"),
+      readAll: db
+        .prepare<[number, number], [...EventRecord, string]>("SELECT position, version, sequence, type, data, stream FROM wow_events WHERE position > ? ORDER BY position LIMIT ?")
+        .raw(),
       /** Setting a key again replaces its timer (new id, spec and slot; pending, attempts reset) in one statement. */
       setTimer: db.prepare(
         `INSERT INTO wow_timers (id, owner, key, spec, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -162,7 +151,12 @@ export class SqliteJournal implements Journal {
   }
 
   private streamOf(key: string, version: number | null, deleted: number): StoredStream {
-    return { version: version ?? 0, deleted: deleted === 1, events: version === null ? [] : this.stmt.events.all(key).map(toEvent) };
+    return { version: version ?? 0, deleted: deleted === 1, events: version === null ? [] : this.eventsOf(key) };
+  }
+
+  private eventsOf(key: string): EventMessage[] {
+    const aggregate = refOfKey(key);
+    return this.stmt.events.all(key).map((row) => toEvent(row, aggregate));
   }
 
   /** `refKey`, computed once per ref object (a delivery's target is looked up, loaded and appended to). */
@@ -229,14 +223,21 @@ export class SqliteJournal implements Journal {
   }
 
   async read(after: number, limit: number): Promise<EventMessage[]> {
-    return this.stmt.readAll.all(after, limit).map(toEvent);
+    const refs = new Map<string, AggregateRef>();
+    return this.stmt.readAll.all(after, limit).map((row) => {
+      const key = row[5];
+      let ref = refs.get(key);
+      if (ref === undefined) refs.set(key, (ref = refOfKey(key)));
+      return toEvent(row as unknown as EventRecord, ref);
+    });
   }
 
   /** The lease is the new fireAt alone (`owner` is not stored: no reader needs it, and it would grow every claimed row). */
   async claimDue(now: number, limit: number, leaseUntil: number): Promise<TimerRow[]> {
+    const owners = new Map<string, AggregateRef>();
     return this.stmt.claim
       .all(leaseUntil, now, limit)
-      .map(toTimer)
+      .map((row) => toTimer(row, owners))
       .sort((a, b) => a.due - b.due);
   }
 
@@ -254,11 +255,11 @@ export class SqliteJournal implements Journal {
   }
 
   async timersOf(owner: AggregateRef): Promise<TimerRow[]> {
-    return this.stmt.timersOf.all(this.keyOf(owner)).map(toTimer);
+    return this.stmt.timersOf.all(this.keyOf(owner)).map((row) => toTimer(row));
   }
 
   async parked(limit = 1000): Promise<TimerRow[]> {
-    return this.stmt.parked.all(limit).map(toTimer);
+    return this.stmt.parked.all(limit).map((row) => toTimer(row));
   }
 
   async redrive(id: string, now: number): Promise<boolean> {
@@ -283,7 +284,7 @@ export class SqliteJournal implements Journal {
     }
     const committed: EventMessage[] = [];
     for (const event of commit.events) {
-      const position = Number(this.stmt.insertEvent.run(key, event.version, event.sequence, event.type, JSON.stringify(event)).lastInsertRowid);
+      const position = Number(this.stmt.insertEvent.run(key, event.version, event.sequence, event.type, eventData(event)).lastInsertRowid);
       committed.push({ ...event, position });
     }
     const newVersion = committed.length > 0 ? committed[0]!.version : version;
@@ -298,8 +299,7 @@ export class SqliteJournal implements Journal {
         continue;
       }
       const t = change.timer;
-      const spec: TimerSpecData = { owner: t.owner, rule: t.rule, command: t.command, target: t.target, causation: t.causation };
-      this.stmt.setTimer.run(t.id, key, t.key, JSON.stringify(spec), t.slot, t.due, t.due);
+      this.stmt.setTimer.run(t.id, key, t.key, timerSpecData(t), t.slot, t.due, t.due);
     }
     return { version: newVersion, events: committed };
   }
@@ -343,28 +343,4 @@ const GROUP_WINDOW_MICROTASKS = 32;
 
 async function deferMicrotasks(hops: number): Promise<void> {
   for (let i = 0; i < hops; i++) await undefined;
-}
-
-function toEvent(row: { position: number; data: string }): EventMessage {
-  return { ...(JSON.parse(row.data) as EventMessage), position: row.position };
-}
-
-function toTimer([id, specJson, key, slot, due, fireAt, status, attempts, lastError, parkedAt]: TimerRecord): TimerRow {
-  const spec = JSON.parse(specJson) as TimerSpecData;
-  return {
-    id,
-    owner: spec.owner,
-    key,
-    rule: spec.rule,
-    command: spec.command,
-    target: spec.target,
-    causation: spec.causation,
-    slot,
-    due,
-    status: status === 1 ? "parked" : "pending",
-    fireAt,
-    attempts,
-    ...(lastError === null ? {} : { lastError }),
-    ...(parkedAt === null ? {} : { parkedAt }),
-  };
 }

@@ -6,7 +6,10 @@ import type Database from "better-sqlite3";
  * earlier development build must be recreated). Changes to it so far: `wow_timers.lease_owner` is
  * gone (a claim's lease is its `fire_at`; nothing read the owner, and writing it grew every claimed row);
  * `wow_streams` (a row per stream, rewritten by every commit) is gone: a stream's version is the
- * highest of its events (a seek on `wow_events_stream`), and `wow_deleted` lists deleted streams.
+ * highest of its events (a seek on `wow_events_stream`), and `wow_deleted` lists deleted streams;
+ * `wow_events.data` and `wow_timers.spec` hold only what their row's columns do not (no aggregate,
+ * version, sequence or type in an event's JSON; no owner in a timer's, nor a target or causation
+ * aggregate equal to it — see `sqlite-rows.ts`).
  */
 export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
   {

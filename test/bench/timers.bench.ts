@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
 import Database from "better-sqlite3";
-import { Host, SqliteJournal, aggregateRef, commandMessage, systemClock, type Clock } from "../../runtime/index.js";
+import { Host, SqliteJournal, aggregateRef, commandMessage, systemClock, type Clock, type CommandSender } from "../../runtime/index.js";
 import { SEED, seeder, target, type SeedBody } from "../runtime/fixtures/timer-domain.js";
 
 const DUE = Number(process.env.WOW_BENCH_DUE ?? 100_000);
@@ -24,6 +24,8 @@ const BATCH = Number(process.env.WOW_BENCH_BATCH ?? 1_000);
 const SELF = fileURLToPath(import.meta.url);
 /** A path: the delivery phase (not the seeding) is CPU-profiled into it (a `.cpuprofile`). */
 const CPU_PROFILE = process.env.WOW_BENCH_CPU_PROFILE;
+/** `WOW_BENCH_EACH=1`: deliver one command at a time through `send` (the per-command path), for a same-machine comparison. */
+const EACH = process.env.WOW_BENCH_EACH === "1";
 
 interface PhaseResult {
   pending: number;
@@ -79,6 +81,7 @@ async function phase(pending: number): Promise<PhaseResult> {
       aggregates: [seeder, target(() => clock.now())],
       clock,
       timers: { pollInterval: POLL_MS, batchSize: BATCH },
+      ...(EACH ? { timerSend: (send: CommandSender) => send } : {}),
       onDelivery: (d) => {
         const now = clock.now();
         if (d.result?.outcome === "decided") decided++;
