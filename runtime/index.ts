@@ -53,4 +53,5 @@ export { singleHostOwnership, type PartitionOwnership } from "./jobs/partition-o
 export type { JobInstanceView } from "./jobs/job-manager.js";
 export type { JobInstanceState, JobRun } from "./jobs/schedule-aggregate.js";
 export { createRequestListener, type HttpOptions, type RequestListener } from "./http/request-listener.js";
-export { commandRoutes, snakeCase, type CommandRoute as HttpCommandRoute } from "./http/routes.js";
+export { commandRoutes, type CommandRoute as HttpCommandRoute } from "./http/routes.js";
+export { commandRoute, snakeCase, type CommandRoute, type HttpMethod } from "./model/command-route.js";

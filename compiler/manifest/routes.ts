@@ -1,29 +1,3 @@
-// HTTP routes of commands, following Wow's route grammar
-// `[{contextAlias}/][tenant/{tenantId}/][owner/{ownerId}/]{aggregate}/[{id}/]{command_name}`:
-//   - the context name is the alias, and every route is tenant-scoped (`tenant/{tenantId}/`);
-//   - aggregate and command names are snake_case;
-//   - a create command is POST and has no `{id}` (the runtime assigns the new aggregate's id, or
-//     takes it from the `Command-Aggregate-Id` header); a delete command is DELETE; others PUT.
-// e.g. `PUT /eshop-order/tenant/{tenantId}/order/{id}/confirm_order_stock`.
-
-export type HttpMethod = "POST" | "PUT" | "DELETE";
-
-export interface CommandRoute {
-  readonly method: HttpMethod;
-  readonly path: string;
-}
-
-/** `ConfirmOrderStock` → `confirm_order_stock`, `HTTPRequest2` → `http_request2`, `order_item` stays. */
-export function snakeCase(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .replace(/-/g, "_")
-    .toLowerCase();
-}
-
-export function commandRoute(context: string, aggregate: string, command: string, kind: { create: boolean; delete: boolean }): CommandRoute {
-  const method: HttpMethod = kind.create ? "POST" : kind.delete ? "DELETE" : "PUT";
-  const id = kind.create ? "" : "{id}/";
-  return { method, path: `/${context}/tenant/{tenantId}/${snakeCase(aggregate)}/${id}${snakeCase(command)}` };
-}
+// Command routes in the manifest: the runtime's route grammar (one definition, served by its HTTP
+// layer), re-exported for the compiler's public API.
+export { commandRoute, snakeCase, type CommandRoute, type HttpMethod } from "../../runtime/model/command-route.js";
