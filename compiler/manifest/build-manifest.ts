@@ -1,4 +1,6 @@
 // The manifest: a plain-data view of the checked program. Built only from an error-free model.
+// Every object's keys are written in sorted order, as the canonical JSON prints them, so that
+// canonicalJson has nothing to reorder (it would, at a cost, for a key out of order).
 import type { Location } from "../ast.js";
 import { positionOf } from "../diagnostics/line-map.js";
 import type {
@@ -41,25 +43,25 @@ function contextOf(context: ContextModel): ManifestContext {
   const q = (name: string) => `${context.name}.${name}`;
   const jobs = context.sagas.flatMap((saga) => saga.jobs);
   return {
-    name: context.name,
+    aggregates: byName(context.aggregates.map((a) => aggregateOf(context.name, a))),
     ...doc(context.docs.length === 0 ? undefined : context.docs.join("\n\n")),
-    sources: [...context.files].sort(),
-    types: byName(
-      context.types.map((t) => ({ name: t.name, qualifiedName: q(t.name), ...doc(t.decl.doc), fields: t.fields.map(fieldOf), source: sourceOf(t.decl.loc) })),
-    ),
     enums: byName(
       context.enums.map((e) => ({
+        ...doc(e.doc),
         name: e.name.text,
         qualifiedName: q(e.name.text),
-        ...doc(e.doc),
-        values: e.members.map((m) => ({ name: m.name.text, ...doc(m.doc), source: sourceOf(m.loc) })),
         source: sourceOf(e.loc),
+        values: e.members.map((m) => ({ ...doc(m.doc), name: m.name.text, source: sourceOf(m.loc) })),
       })),
     ),
-    services: byName(context.services.map((s) => ({ name: s.name.text, qualifiedName: q(s.name.text), ...doc(s.doc), source: sourceOf(s.loc) }))),
-    aggregates: byName(context.aggregates.map((a) => aggregateOf(context.name, a))),
-    sagas: byName(context.sagas.map((s) => sagaOf(context.name, s))),
     jobs: byName(jobs.map(jobOf)),
+    name: context.name,
+    sagas: byName(context.sagas.map((s) => sagaOf(context.name, s))),
+    services: byName(context.services.map((s) => ({ ...doc(s.doc), name: s.name.text, qualifiedName: q(s.name.text), source: sourceOf(s.loc) }))),
+    sources: [...context.files].sort(),
+    types: byName(
+      context.types.map((t) => ({ ...doc(t.decl.doc), fields: t.fields.map(fieldOf), name: t.name, qualifiedName: q(t.name), source: sourceOf(t.decl.loc) })),
+    ),
   };
 }
 
@@ -73,21 +75,21 @@ function aggregateOf(context: string, aggregate: AggregateModel): ManifestAggreg
     }
   }
   const events: ManifestEvent[] = aggregate.events.map((e) => ({
-    name: e.name,
-    qualifiedName: `${context}.${e.name}`,
     ...doc(e.decl.doc),
     fields: e.fields.map(fieldOf),
+    name: e.name,
     producedBy: sorted(producedBy.get(`${context}.${e.name}`) ?? []),
+    qualifiedName: `${context}.${e.name}`,
     source: sourceOf(e.decl.loc),
   }));
   return {
+    commands: byName(aggregate.commands.map((c) => commandOf(context, aggregate.name, c))),
+    ...doc(aggregate.decl.doc),
+    events: byName(events),
     name: aggregate.name,
     qualifiedName: `${context}.${aggregate.name}`,
-    ...doc(aggregate.decl.doc),
-    state: aggregate.state.map(fieldOf),
-    commands: byName(aggregate.commands.map((c) => commandOf(context, aggregate.name, c))),
-    events: byName(events),
     source: sourceOf(aggregate.decl.loc),
+    state: aggregate.state.map(fieldOf),
   };
 }
 
@@ -95,82 +97,82 @@ function commandOf(context: string, aggregate: string, command: CommandModel): M
   const handler = command.handler;
   if (handler === undefined) throw new Error(`manifest built for command '${command.name}' without a handler`);
   return {
-    name: command.name,
-    qualifiedName: `${context}.${command.name}`,
-    ...doc(command.decl.doc),
-    fields: command.fields.map(fieldOf),
     create: command.create,
     delete: command.delete,
-    route: commandRoute(context, aggregate, command.name, command),
+    ...doc(command.decl.doc),
+    fields: command.fields.map(fieldOf),
     handler: {
+      blocking: handler.blocking,
       function: handler.function,
-      services: handler.services.map(serviceOf),
       produces: sorted(handler.produces.map((e) => e.qualifiedName)),
       schedules: schedulesOf(handler.schedules),
-      blocking: handler.blocking,
+      services: handler.services.map(serviceOf),
       source: sourceOf(handler.decl.loc),
     },
+    name: command.name,
+    qualifiedName: `${context}.${command.name}`,
+    route: commandRoute(context, aggregate, command.name, command),
     source: sourceOf(command.decl.loc),
   };
 }
 
 function sagaOf(context: string, saga: SagaModel): ManifestSaga {
   return {
-    name: saga.name,
-    qualifiedName: `${context}.${saga.name}`,
     ...doc(saga.decl.doc),
     eventHandlers: keyed(
       saga.eventHandlers.map((h) => ({
+        blocking: h.blocking,
+        commands: sorted(h.commands.map((c) => c.qualifiedName)),
         event: h.event.qualifiedName,
         function: h.function,
-        subscription: `${saga.name}.${h.function}`,
-        services: h.services.map(serviceOf),
-        commands: sorted(h.commands.map((c) => c.qualifiedName)),
         schedules: schedulesOf(h.schedules),
-        blocking: h.blocking,
+        services: h.services.map(serviceOf),
         source: sourceOf(h.decl.loc),
+        subscription: `${saga.name}.${h.function}`,
       })),
       (h) => h.event,
     ),
+    jobs: sorted(saga.jobs.map((j) => j.name)),
+    name: saga.name,
+    qualifiedName: `${context}.${saga.name}`,
     rejectionHandlers: keyed(
       saga.rejectionHandlers.map((h) => ({
+        blocking: h.blocking,
         command: h.command.qualifiedName,
         function: h.function,
-        subscription: `${saga.name}.${h.function}`,
         services: h.services.map(serviceOf),
-        blocking: h.blocking,
         source: sourceOf(h.decl.loc),
+        subscription: `${saga.name}.${h.function}`,
       })),
       (h) => h.command,
     ),
-    jobs: sorted(saga.jobs.map((j) => j.name)),
     source: sourceOf(saga.decl.loc),
   };
 }
 
 function jobOf(job: JobModel): ManifestJob {
   return {
-    name: job.name,
-    ...doc(job.decl.doc),
-    saga: job.saga,
-    function: job.function,
-    subscription: `${job.saga}.${job.function}`,
-    cron: job.cron,
-    zone: job.zone,
-    scope: job.scope,
-    sharded: job.sharded,
-    misfire: job.misfire,
-    commands: sorted(job.commands.map((c) => c.qualifiedName)),
-    services: job.services.map(serviceOf),
     blocking: job.blocking,
+    commands: sorted(job.commands.map((c) => c.qualifiedName)),
+    cron: job.cron,
+    ...doc(job.decl.doc),
+    function: job.function,
+    misfire: job.misfire,
+    name: job.name,
+    saga: job.saga,
+    scope: job.scope,
+    services: job.services.map(serviceOf),
+    sharded: job.sharded,
     source: sourceOf(job.decl.loc),
+    subscription: `${job.saga}.${job.function}`,
+    zone: job.zone,
   };
 }
 
 function fieldOf(field: FieldModel): ManifestField {
   const { kind, name, array, optional } = field.type;
   if (kind === "unresolved") throw new Error(`manifest built with the unresolved type '${name}'`);
-  return { name: field.name, type: { kind, name, array, optional }, ...doc(field.decl.doc), source: sourceOf(field.decl.loc) };
+  return { ...doc(field.decl.doc), name: field.name, source: sourceOf(field.decl.loc), type: { array, kind, name, optional } };
 }
 
 function serviceOf(parameter: ServiceParameter): ManifestServiceParameter {
