@@ -5,7 +5,7 @@ import type { CommandMessage } from "./model/messages.js";
 import { SystemEvents } from "./model/system-events.js";
 import type { AggregateRegistration, Services } from "./model/registration.js";
 import { BatchDecider } from "./processing/batch-decider.js";
-import { CommandProcessor, type CommandSender } from "./processing/command-processor.js";
+import { CommandProcessor, DEFAULT_CONFLICT_RETRIES, type CommandSender } from "./processing/command-processor.js";
 import type { CronNext } from "./timers/cron-next.js";
 import { TimerService, type Delivery } from "./timers/timer-service.js";
 import type { TimerOptions } from "./timers/timer-options.js";
@@ -51,11 +51,18 @@ export class Host {
       clock: this.clock,
       send,
       // The set-based batch path decides without `send`, so only where `send` is not wrapped.
-      ...(options.timerSend ? {} : { batch: new BatchDecider({ ...options, clock: this.clock }) }),
+      ...(options.timerSend ? {} : { batch: this.batchDecider(options) }),
       ...(options.cronNext ? { cronNext: options.cronNext } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
     });
+  }
+
+  /** The timer service's set-based path; a batch's refused commit retries through a processor with one conflict retry fewer. */
+  private batchDecider(options: HostOptions): BatchDecider {
+    const maxConflictRetries = Math.max(0, (options.maxConflictRetries ?? DEFAULT_CONFLICT_RETRIES) - 1);
+    const afterConflict = new CommandProcessor({ ...options, clock: this.clock, maxConflictRetries }).send;
+    return new BatchDecider({ ...options, clock: this.clock, afterConflict });
   }
 
   /** Decides a command; a commit that set a timer wakes this node's poller (other nodes find it by polling). */

@@ -106,13 +106,12 @@ export class WowHost {
         ...(timersConfig ? { pollInterval: timersConfig["poll-interval"], maxAttempts: timersConfig["max-attempts"] } : {}),
         ...options.timers,
       },
-      // A delivered command committed: subscriptions look for its events now.
-      timerSend: (send) => async (command) => {
-        const result = await send(command);
-        if (result.events.length > 0) this.subscriptions.wake();
-        return result;
+      // A delivered command committed: subscriptions look for its events now. (Not a `timerSend`
+      // wrapper: that would keep the timer service off its set-based batch path.)
+      onDelivery: (delivery) => {
+        if ((delivery.result?.events.length ?? 0) > 0) this.subscriptions.wake();
+        options.onDelivery?.(delivery);
       },
-      ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
     });
     const runtime = { send: this.send, journal: this.journal, clock: this.clock, services: options.services ?? {} };

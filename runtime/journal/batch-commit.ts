@@ -23,8 +23,8 @@ export function commitEntries(entries: readonly BatchEntry[], writer: BatchWrite
       return { ok: true };
     }
     const key = writer.keyOf(commit.aggregate);
+    if (refused.has(key)) return { ok: false, error: new VersionConflictError(commit.aggregate, commit.expectedVersion ?? -1, -1), untried: true };
     try {
-      if (refused.has(key)) throw new VersionConflictError(commit.aggregate, commit.expectedVersion ?? -1, -1);
       const appended = writer.append(commit);
       settlements.push(settlement);
       return { ok: true, appended };

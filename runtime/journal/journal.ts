@@ -106,7 +106,12 @@ export interface BatchEntry {
 /** A batch entry's fate: its commit's result (none without a commit), or its refusal (then nothing of the entry was applied). */
 export type BatchOutcome =
   | { readonly ok: true; readonly appended?: AppendResult }
-  | { readonly ok: false; readonly error: VersionConflictError | DuplicateRequestError };
+  | {
+      readonly ok: false;
+      readonly error: VersionConflictError | DuplicateRequestError;
+      /** Refused only because an earlier commit of its aggregate in the batch was: never tried. */
+      readonly untried?: true;
+    };
 
 /** What a command of a batch is decided against, as `loadForDecision` asks it. */
 export interface DecisionRequest {

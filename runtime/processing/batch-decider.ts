@@ -9,7 +9,7 @@ import type { AggregateRegistration, Services } from "../model/registration.js";
 import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.js";
 import { buildCommit } from "./commit-builder.js";
 import { guardCommand, servicesFor } from "./command-guard.js";
-import { replay } from "./command-processor.js";
+import { replay, type CommandSender } from "./command-processor.js";
 import { commandResult, duplicateMessage } from "./command-results.js";
 import { AggregateRegistry, type CommandRoute } from "./registry.js";
 import { ScopeRecorder } from "./scope-recorder.js";
@@ -21,6 +21,8 @@ export interface BatchDeciderOptions {
   readonly services?: Services;
   readonly newId?: () => string;
   readonly cronNext?: CronNext;
+  /** Sends a command whose batch commit met a version conflict: the processor with one conflict retry fewer (that commit was the first try). */
+  readonly afterConflict: CommandSender;
 }
 
 /**
@@ -29,6 +31,7 @@ export interface BatchDeciderOptions {
  */
 export type BatchDecision =
   | { readonly kind: "decided"; readonly commit?: Commit; readonly result: (appended?: { version: number; events: CommandResult["events"] }) => CommandResult }
+  | { readonly kind: "failed"; readonly error: unknown }
   | { readonly kind: "fallback" };
 
 const FALLBACK: BatchDecision = Object.freeze({ kind: "fallback" });
@@ -37,9 +40,10 @@ const FALLBACK: BatchDecision = Object.freeze({ kind: "fallback" });
  * The processor's decision (guard, replay, decide, build the commit) for many commands at once, from
  * one `loadForDecisions` read and without writing: the caller commits the whole batch in one
  * transaction (`Journal.commitBatch`). Commands of one aggregate are decided in order, each on top of
- * the previous one's commit. A command it cannot decide alone — no route, a technical failure, or one
- * after such a command on the same aggregate — falls back to the ordinary path, as do commits the
- * journal refuses (optimistic concurrency: the per-command path retries them).
+ * the previous one's commit. A technical failure (the handler threw) is `failed`, as the processor's
+ * send would fail. A command it cannot decide alone — no route, or one after a failed command on the
+ * same aggregate — falls back to the ordinary path, as do commits the journal refuses (optimistic
+ * concurrency: the per-command path retries them).
  */
 export class BatchDecider {
   private readonly registry: AggregateRegistry;
@@ -47,8 +51,10 @@ export class BatchDecider {
   private readonly services: Services;
   private readonly newId: () => string;
   private readonly cronNext: CronNext;
+  readonly afterConflict: CommandSender;
 
   constructor(options: BatchDeciderOptions) {
+    this.afterConflict = options.afterConflict;
     this.registry = new AggregateRegistry(options.aggregates);
     this.clock = options.clock;
     this.services = options.services ?? {};
@@ -71,7 +77,7 @@ export class BatchDecider {
         continue;
       }
       const decision = await this.decideOne(command, inputs[i]!, seen);
-      if (decision.kind === "fallback") streams.set(key, null);
+      if (decision.kind !== "decided") streams.set(key, null);
       else if (decision.commit) streams.set(key, after(decision.commit, seen ?? inputs[i]!.stream!));
       decisions[i] = decision;
     }
@@ -110,7 +116,7 @@ export class BatchDecider {
       };
     } catch (error) {
       if (error instanceof CommandRejected) return rejected(command, error, stream.version);
-      return FALLBACK;
+      return { kind: "failed", error };
     }
   }
 

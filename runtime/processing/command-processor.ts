@@ -27,6 +27,8 @@ export interface CommandProcessorOptions {
   readonly cronNext?: CronNext;
 }
 
+export const DEFAULT_CONFLICT_RETRIES = 5;
+
 /** Something that takes commands: the processor, or a test's wrapper around it. */
 export type CommandSender = (command: CommandMessage) => Promise<CommandResult>;
 
@@ -49,7 +51,7 @@ export class CommandProcessor {
     this.journal = options.journal;
     this.clock = options.clock;
     this.services = options.services ?? {};
-    this.maxConflictRetries = options.maxConflictRetries ?? 5;
+    this.maxConflictRetries = options.maxConflictRetries ?? DEFAULT_CONFLICT_RETRIES;
     this.newId = options.newId ?? (() => timeOrderedId());
     this.cronNext = options.cronNext ?? defaultCronNext;
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
-import type { Journal, TimerRow, TimerSettlement } from "../journal/journal.js";
+import { VersionConflictError, type Journal, type TimerRow, type TimerSettlement } from "../journal/journal.js";
 import { refKey } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
@@ -117,8 +117,8 @@ export class TimerService {
     return rows.length;
   }
 
-  /** One by one through `send`, then one settle. */
-  private async deliverEach(rows: readonly TimerRow[]): Promise<void> {
+  /** One by one through `send` (or `senders[i]` for `rows[i]`), then one settle. */
+  private async deliverEach(rows: readonly TimerRow[], senders?: readonly CommandSender[]): Promise<void> {
     const settlements = new Array<TimerSettlement>(rows.length);
     const chains = chainsByTarget(rows);
     let next = 0;
@@ -126,7 +126,7 @@ export class TimerService {
     // chains run side by side, so their commits share the journal's group transactions.
     const worker = async () => {
       while (next < chains.length) {
-        for (const index of chains[next++]!) settlements[index] = await this.deliver(rows[index]!);
+        for (const index of chains[next++]!) settlements[index] = await this.deliver(rows[index]!, senders?.[index] ?? this.send);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, chains.length) }, worker));
@@ -147,18 +147,24 @@ export class TimerService {
       const decision = decisions[i]!;
       if (decision.kind === "fallback") continue;
       taken.push(i);
-      entries.push(decision.commit ? { commit: decision.commit, settlement: settlementOf(rows[i]!, plans[i]!) } : { settlement: settlementOf(rows[i]!, plans[i]!) });
+      if (decision.kind === "failed") entries.push({ settlement: this.failed(rows[i]!, commands[i]!, now, decision.error) });
+      else entries.push(decision.commit ? { commit: decision.commit, settlement: settlementOf(rows[i]!, plans[i]!) } : { settlement: settlementOf(rows[i]!, plans[i]!) });
     }
     const outcomes = await this.journal.commitBatch!(entries);
+    // Refused commits were tried once: they go on with the attempts left (`afterConflict`); the rest from the start.
     const again = decisions.map((d) => d.kind === "fallback");
+    const tried = decisions.map(() => false);
     outcomes.forEach((outcome, k) => {
       const i = taken[k]!;
-      const decision = decisions[i] as Extract<BatchDecision, { kind: "decided" }>;
-      if (outcome.ok) this.onDelivery?.({ command: commands[i]!, sentAt: now, result: decision.result(outcome.appended), parked: false });
-      else again[i] = true;
+      const decision = decisions[i]!;
+      if (!outcome.ok) {
+        again[i] = true;
+        tried[i] = outcome.error instanceof VersionConflictError && outcome.untried !== true;
+      } else if (decision.kind === "decided") this.onDelivery?.({ command: commands[i]!, sentAt: now, result: decision.result(outcome.appended), parked: false });
     });
     const rest = rows.filter((_, i) => again[i]);
-    if (rest.length > 0) await this.deliverEach(rest);
+    const senders = rows.flatMap((_, i) => (again[i] ? [tried[i] ? batch.afterConflict : this.send] : []));
+    if (rest.length > 0) await this.deliverEach(rest, senders);
   }
 
   /** Delivers everything due by now (batch after batch); returns how many were claimed. */
@@ -202,27 +208,33 @@ export class TimerService {
     return Math.max(0, Math.min(poll, nextFireAt - this.clock.now()));
   }
 
-  private async deliver(row: TimerRow): Promise<TimerSettlement> {
+  private async deliver(row: TimerRow, send: CommandSender): Promise<TimerSettlement> {
     const now = this.clock.now();
     const plan = planSlot(row, now, this.options.misfireThreshold, this.cronNext);
     const command = scheduledCommand(row, plan.deliver, now);
     try {
-      const result = await this.send(command);
+      const result = await send(command);
       // Not decided (not even recorded): the target kept moving under it. A technical failure, retried; ending the timer would lose it.
       if (result.errorCode === ErrorCodes.EventVersionConflict) throw new Error(`not decided: ${result.errorMsg}`);
       this.onDelivery?.({ command, sentAt: now, result, parked: false });
       return settlementOf(row, plan);
     } catch (error) {
-      const attempts = row.attempts + 1;
-      const message = describe(error);
-      const parked = attempts >= this.options.maxAttempts;
-      this.onDelivery?.({ command, sentAt: now, error, parked });
-      const at = this.clock.now();
-      return parked
-        ? { id: row.id, slot: row.slot, outcome: { kind: "park", attempts, error: message, at } }
-        : { id: row.id, slot: row.slot, outcome: { kind: "retry", attempts, error: message, fireAt: at + backoffDelay(attempts, this.options.backoff) } };
+      return this.failed(row, command, now, error);
     }
   }
+
+  /** A technical failure: retried after a backoff, or parked once the attempts are spent. */
+  private failed(row: TimerRow, command: CommandMessage, sentAt: number, error: unknown): TimerSettlement {
+    const attempts = row.attempts + 1;
+    const message = describe(error);
+    const parked = attempts >= this.options.maxAttempts;
+    this.onDelivery?.({ command, sentAt, error, parked });
+    const at = this.clock.now();
+    return parked
+      ? { id: row.id, slot: row.slot, outcome: { kind: "park", attempts, error: message, at } }
+      : { id: row.id, slot: row.slot, outcome: { kind: "retry", attempts, error: message, fireAt: at + backoffDelay(attempts, this.options.backoff) } };
+  }
+
 }
 
 /** A delivered slot ends the timer, or moves a cron timer to its next slot. */

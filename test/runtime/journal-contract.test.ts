@@ -259,7 +259,8 @@ describe.each(stores)("journal contract: $name", (store) => {
     const first = outcomes[0]!;
     expect(first.ok && first.appended?.events.map((e) => e.position)).toEqual([3, 4]);
     expect(outcomes[2]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
-    expect(outcomes[3]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
+    expect(outcomes[3]).toMatchObject({ ok: false, error: expect.any(VersionConflictError), untried: true });
+    expect(outcomes[2]).not.toHaveProperty("untried");
     expect(outcomes[4]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
     expect((await j.load(A)).version).toBe(2);
     expect((await j.load(B)).version).toBe(1);
