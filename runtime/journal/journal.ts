@@ -143,6 +143,13 @@ export interface Journal {
   redrive(id: string, now: number): Promise<boolean>;
   close(): Promise<void>;
 
+  /**
+   * Optional (the set-based batch path): pending timers with fireAt <= now, earliest first, at most
+   * `limit`, read without leasing them — for a poller that commits their deliveries and settlements in
+   * one `commitBatch`. A crash before it leaves them due; another poller delivering one meanwhile is
+   * safe (its request id is decided once; a settlement for a slot already moved on is ignored).
+   */
+  dueTimers?(now: number, limit: number): Promise<TimerRow[]>;
   /** Optional (the set-based batch path of the timer service): `loadForDecision` of many requests in one read, in order. */
   loadForDecisions?(requests: readonly DecisionRequest[]): Promise<DecisionInput[]>;
   /**

@@ -104,6 +104,19 @@ export class MemoryJournal implements Journal {
     return claimed;
   }
 
+  async dueTimers(now: number, limit: number): Promise<TimerRow[]> {
+    const due: TimerRow[] = [];
+    while (due.length < limit) {
+      const top = this.due.peek();
+      if (!top || top.key > now) break;
+      this.due.pop();
+      const row = this.timers.get(top.value);
+      if (row && row.status === "pending" && row.fireAt === top.key) due.push(row);
+    }
+    for (const row of due) this.due.push(row.fireAt, row.id); // read, not leased: still due
+    return structuredClone(due);
+  }
+
   async nextFireAt(): Promise<number | undefined> {
     for (;;) {
       const top = this.due.peek();

@@ -107,6 +107,9 @@ export class SqliteJournal implements Journal {
            RETURNING ${TIMER_COLUMNS}`,
         )
         .raw(),
+      due: db
+        .prepare<[number, number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 0 AND fire_at <= ? ORDER BY fire_at LIMIT ?`)
+        .raw(),
       nextFireAt: db.prepare<[], { at: number | null }>("SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0"),
       /** Ends many slots at once: the parameter is a JSON array of [id, slot]. */
       settleDone: db.prepare(
@@ -237,6 +240,14 @@ export class SqliteJournal implements Journal {
     const owners = new Map<string, AggregateRef>();
     return this.stmt.claim
       .all(leaseUntil, now, limit)
+      .map((row) => toTimer(row, owners))
+      .sort((a, b) => a.due - b.due);
+  }
+
+  async dueTimers(now: number, limit: number): Promise<TimerRow[]> {
+    const owners = new Map<string, AggregateRef>();
+    return this.stmt.due
+      .all(now, limit)
       .map((row) => toTimer(row, owners))
       .sort((a, b) => a.due - b.due);
   }

@@ -41,7 +41,8 @@ export interface TimerServiceOptions extends TimerOptions {
 }
 
 /**
- * Delivers due timers: claims a batch (leased), sends each slot as a command with request id
+ * Delivers due timers: claims a batch (leased; on the batch path read, its commits and settlements
+ * then written in one transaction), sends each slot as a command with request id
  * `timer#slot`, then settles the batch: done / next cron slot / retry with backoff / parked.
  * At least once (a crash before settling redelivers after the lease; the target recognises the
  * duplicate), never before due (only fireAt <= now is claimed, and fireAt >= due).
@@ -59,13 +60,15 @@ export class TimerService {
   private loop: Promise<void> | undefined;
   private abort = new AbortController();
   private napping: AbortController | undefined;
+  private polling: Promise<void> = Promise.resolve();
 
   constructor(options: TimerServiceOptions) {
     this.options = resolveTimerOptions(options);
     this.journal = options.journal;
     this.clock = options.clock;
     this.send = options.send;
-    this.batch = options.journal.loadForDecisions && options.journal.commitBatch ? options.batch : undefined;
+    const journal = options.journal;
+    this.batch = journal.dueTimers && journal.loadForDecisions && journal.commitBatch ? options.batch : undefined;
     this.cronNext = options.cronNext ?? defaultCronNext;
     this.owner = options.owner ?? randomUUID();
     this.onDelivery = options.onDelivery;
@@ -107,12 +110,27 @@ export class TimerService {
     await loop;
   }
 
-  /** Claims and delivers one batch of due timers; returns how many were claimed. */
-  async pollOnce(): Promise<number> {
+  /**
+   * Claims and delivers one batch of due timers; returns how many were claimed. Polls of one service
+   * run one after another (the batch path reads its batch without a lease: two overlapping polls
+   * would deliver the same timers twice, each decided once).
+   */
+  pollOnce(): Promise<number> {
+    const poll = this.polling.then(() => this.poll());
+    this.polling = poll.then(
+      () => undefined,
+      () => undefined,
+    );
+    return poll;
+  }
+
+  private async poll(): Promise<number> {
     const now = this.clock.now();
-    const rows = await this.journal.claimDue(now, this.options.batchSize, now + this.options.lease, this.owner);
+    const batch = this.batch;
+    const limit = this.options.batchSize;
+    const rows = batch ? await this.journal.dueTimers!(now, limit) : await this.journal.claimDue(now, limit, now + this.options.lease, this.owner);
     if (rows.length === 0) return 0;
-    if (this.batch) await this.deliverBatch(this.batch, rows, now);
+    if (batch) await this.deliverBatch(batch, rows, now);
     else await this.deliverEach(rows);
     return rows.length;
   }

@@ -270,4 +270,18 @@ describe.each(stores)("journal contract: $name", (store) => {
     expect(await j.timer("t-b")).toMatchObject({ slot: 2, fireAt: 60_000 });
     for (const id of ["t-c", "t-d", "t-e"]) expect(await j.timer(id)).toMatchObject({ slot: 1, status: "pending", fireAt: 35_000 });
   });
+
+  it("reads due timers without leasing them (the batch path's capability)", async () => {
+    const j = open();
+    if (!j.dueTimers) return expect(j.commitBatch).toBeUndefined();
+    const specs = [timer("t3", "k3", 3000), timer("t1", "k1", 1000), timer("t2", "k2", 2000), timer("t9", "k9", 90_000)];
+    await j.append(commit(A, 0, "r1", 1, specs.map((t) => ({ kind: "set" as const, timer: t }))));
+    expect(await j.dueTimers(999, 10)).toEqual([]);
+    expect((await j.dueTimers(3000, 2)).map((t) => t.id)).toEqual(["t1", "t2"]);
+    expect((await j.dueTimers(3000, 10)).map((t) => t.id)).toEqual(["t1", "t2", "t3"]); // not leased: still due
+    expect(await j.dueTimers(3000, 1)).toEqual([await j.timer("t1")]);
+    await j.claimDue(3000, 1, 13_000, "other"); // another poller's lease hides t1 until it ends
+    expect((await j.dueTimers(3000, 10)).map((t) => t.id)).toEqual(["t2", "t3"]);
+    expect(await j.nextFireAt()).toBe(2000);
+  });
 });
