@@ -4,6 +4,7 @@
 import type { JobModel, ProgramModel } from "../model.js";
 import { lineComment, propertyKey, screamingSnake, stringLiteral } from "./escape.js";
 import { compare } from "./imports.js";
+import { RUNTIME_SECTIONS_SCHEMA } from "../../runtime/config/runtime-sections.js";
 
 export const CONFIG_SCHEMA_FILE = "wow.config.schema.json";
 
@@ -74,6 +75,7 @@ function schemaOf(schedules: unknown): object {
               "max-attempts": { type: "integer", minimum: 1, default: 10, description: "Attempts to send a scheduled command before it is parked." },
             },
           },
+          ...RUNTIME_SECTIONS_SCHEMA,
         },
       },
     },

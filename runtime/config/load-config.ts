@@ -11,7 +11,6 @@ import { isValidTimeZone } from "../cron/zone.js";
 import { parseDuration } from "../model/duration.js";
 import { WowConfigError } from "./config-error.js";
 import { pointer, readEnvironment } from "./environment.js";
-import { withRuntimeSections } from "./runtime-sections.js";
 import type { ConfigProblem, WowConfig } from "./types.js";
 
 export const CONFIG_FILE_NAME = "wow.config.json";
@@ -37,7 +36,7 @@ function validatorFor(schema: object): ValidateFunction {
   if (validate === undefined) {
     const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
     addFormats.default(ajv);
-    validate = ajv.compile(withRuntimeSections(schema));
+    validate = ajv.compile(schema);
     validators.set(schema, validate);
   }
   return validate;

@@ -1,5 +1,6 @@
-// Sections of wow.config.json that the runtime owns (not generated from .wow sources): `wow.http`
-// and `wow.store`. The loader adds them to the generated schema before validating.
+// Sections of wow.config.json that the runtime owns (not derived from .wow sources): `wow.http`
+// and `wow.store`. The compiler writes them into the generated `wow.config.schema.json`, so editors
+// and the loader validate them like the rest.
 
 export const RUNTIME_SECTIONS_SCHEMA: Readonly<Record<string, object>> = {
   http: {
@@ -31,12 +32,3 @@ export const RUNTIME_SECTIONS_SCHEMA: Readonly<Record<string, object>> = {
     },
   },
 };
-
-/** The generated schema with the runtime's sections added under `wow` (where it does not declare them). */
-export function withRuntimeSections(schema: object): object {
-  const copy = structuredClone(schema) as { properties?: { wow?: { properties?: Record<string, object> } } };
-  const wow = copy.properties?.wow;
-  if (!wow) return copy;
-  wow.properties = { ...RUNTIME_SECTIONS_SCHEMA, ...(wow.properties ?? {}) };
-  return copy;
-}

@@ -1,21 +1,16 @@
-// `wow.http` and `wow.store` are the runtime's own sections: the loader accepts and checks them
-// whatever the generated schema declares.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// `wow.http` and `wow.store` are the runtime's own sections. The compiler writes them into the
+// generated `wow.config.schema.json`, so an editor validating the file as it is typed and the loader
+// agree: the e-shop's own wow.config.json passes, and mistakes in these sections name their path.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv } from "ajv";
 import { afterAll, expect, it } from "vitest";
 import { loadWowConfig, WowConfigError, type WowConfig } from "../../runtime/index.js";
 
-/** The generated schema's shape: closed objects, no runtime sections. */
-const schema = {
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    $schema: { type: "string" },
-    wow: { type: "object", additionalProperties: false, properties: { schedules: { type: "object" }, timers: { type: "object" } } },
-  },
-};
-const defaults = { wow: { schedules: {}, timers: { "poll-interval": "1s", "max-attempts": 10 } } } as WowConfig;
+/** The schema `wowc build examples/eshop` generates (kept current by the emit golden test). */
+const schema = JSON.parse(readFileSync(new URL("../emit/golden/eshop/wow.config.schema.json", import.meta.url), "utf8")) as object;
+const defaults = { wow: { schedules: { "receive-deliveries": { expression: "0 0 6 * * *", zone: "UTC", misfire: "COALESCE", enabled: true } }, timers: { "poll-interval": "1s", "max-attempts": 10 } } } as WowConfig;
 const dir = mkdtempSync(join(tmpdir(), "wowc-config-http-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -39,4 +34,11 @@ it("reports a short token, an unknown field and a bad limit at their paths", () 
     const paths = (error as WowConfigError).problems.map((p) => p.path).sort();
     expect(paths).toEqual(["/wow/http/body-limit", "/wow/http/credentials/0/role", "/wow/http/credentials/0/token"]);
   }
+});
+
+it("the e-shop's wow.config.json is valid against the generated schema, as an editor sees it", () => {
+  const file = JSON.parse(readFileSync(new URL("../../examples/eshop/wow.config.json", import.meta.url), "utf8")) as unknown;
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
+  expect(validate({ wow: { http: { credential: [] } } })).toBe(false);
 });

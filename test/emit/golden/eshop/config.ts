@@ -103,6 +103,52 @@ export const configSchema = {
             },
           },
         },
+        http: {
+          type: "object",
+          additionalProperties: false,
+          description: "The HTTP API: bearer credentials (every admin call needs one) and limits.",
+          properties: {
+            credentials: {
+              type: "array",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["token"],
+                properties: {
+                  token: {
+                    type: "string",
+                    minLength: 16,
+                    description: "The bearer token (at least 16 characters).",
+                  },
+                  tenant: {
+                    type: "string",
+                    minLength: 1,
+                    description: "Binds the credential to one tenant's instances.",
+                  },
+                  name: {
+                    type: "string",
+                  },
+                },
+              },
+            },
+            "body-limit": {
+              type: "integer",
+              minimum: 1,
+              description: "Largest accepted request body, in bytes (default 1 MiB).",
+            },
+          },
+        },
+        store: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            path: {
+              type: "string",
+              minLength: 1,
+              description: "The SQLite journal file (default wow.db).",
+            },
+          },
+        },
       },
     },
   },
