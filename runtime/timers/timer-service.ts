@@ -87,13 +87,16 @@ export class TimerService {
     this.loop = (async () => {
       while (!signal.aborted) {
         let claimed = 0;
+        let failed = false;
         try {
           claimed = await this.pollOnce();
         } catch (error) {
+          failed = true;
           this.onError(error);
         }
         if (signal.aborted) break;
-        await this.nap(claimed >= this.options.batchSize ? 0 : await this.idleWait(), signal);
+        // After a failed poll, a whole interval: the batch path's unleased timers are still due now.
+        await this.nap(failed ? this.options.pollInterval : claimed >= this.options.batchSize ? 0 : await this.idleWait(), signal);
       }
     })();
   }
