@@ -284,4 +284,26 @@ describe.each(stores)("journal contract: $name", (store) => {
     expect((await j.dueTimers(3000, 10)).map((t) => t.id)).toEqual(["t2", "t3"]);
     expect(await j.nextFireAt()).toBe(2000);
   });
+
+  it("commits a batch's schedule changes and deletions with its events, and refuses a request id twice within the batch", async () => {
+    const j = open();
+    if (!j.commitBatch) return;
+    await j.append(commit(B, 0, "rb", 1, [{ kind: "set", timer: timer("tb", "kb", 9000, B) }]));
+    const deleteB: Commit = { ...commit(B, 1, "rb2", 1), deleted: true, timers: [{ kind: "cancelAll" }] };
+    const outcomes = await j.commitBatch([
+      { commit: commit(A, 0, "r1", 1, [{ kind: "set", timer: timer("ta", "ka", 5000) }]), settlement: { id: "none", slot: 1, outcome: { kind: "done" } } },
+      { commit: commit(A, 1, "r1", 1), settlement: { id: "none", slot: 1, outcome: { kind: "done" } } },
+      { commit: deleteB, settlement: { id: "none", slot: 1, outcome: { kind: "done" } } },
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    expect(outcomes[1]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
+    expect((await j.timer("ta"))?.due).toBe(5000);
+    expect(await j.timer("tb")).toBeUndefined();
+    expect(await j.load(B)).toMatchObject({ version: 2, deleted: true });
+    expect((await j.read(0, 10)).map((e) => [e.aggregate.id, e.version, e.position])).toEqual([
+      ["b-1", 1, 1],
+      ["a-1", 1, 2],
+      ["b-1", 2, 3],
+    ]);
+  });
 });
