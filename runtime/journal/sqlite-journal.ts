@@ -16,7 +16,7 @@ import {
   type TimerRow,
   type TimerSettlement,
 } from "./journal.js";
-import { SqliteBatch } from "./sqlite-batch.js";
+import { commitEntries } from "./batch-commit.js";
 import { migrate } from "./sqlite-schema.js";
 import { TIMER_COLUMNS, eventData, refOfKey, timerSpecData, toEvent, toTimer, type EventRecord, type TimerRecord } from "./sqlite-rows.js";
 
@@ -49,7 +49,6 @@ export class SqliteJournal implements Journal {
   private readonly stmt;
   private readonly settleTx;
   private readonly batchTx;
-  private readonly batch: SqliteBatch;
   private readonly groupTx;
   private readonly keys = new WeakMap<AggregateRef, string>();
   private pending: { commit: Commit; resolve: (r: AppendResult) => void; reject: (e: unknown) => void }[] = [];
@@ -133,7 +132,6 @@ export class SqliteJournal implements Journal {
     };
     this.groupTx = db.transaction((run: () => void) => run());
     this.settleTx = db.transaction((settlements: readonly TimerSettlement[]) => this.settleNow(settlements));
-    this.batch = new SqliteBatch(db);
     this.batchTx = db.transaction((entries: readonly BatchEntry[]) => this.commitBatchNow(entries));
   }
 
@@ -301,13 +299,7 @@ export class SqliteJournal implements Journal {
       committed.push({ ...event, position });
     }
     const newVersion = committed.length > 0 ? committed[0]!.version : version;
-    this.applyChanges(key, commit, stream.deleted === 1);
-    return { version: newVersion, events: committed };
-  }
-
-  /** A commit's deletion mark and timer changes, once its checks passed and its events are written. */
-  private applyChanges(key: string, commit: Commit, wasDeleted: boolean): void {
-    if (commit.deleted && !wasDeleted) this.stmt.markDeleted.run(key);
+    if (commit.deleted && stream.deleted === 0) this.stmt.markDeleted.run(key);
     for (const change of commit.timers) {
       if (change.kind === "cancelAll") {
         this.stmt.deleteTimersOf.run(key);
@@ -320,15 +312,12 @@ export class SqliteJournal implements Journal {
       const t = change.timer;
       this.stmt.setTimer.run(t.id, key, t.key, timerSpecData(t), t.slot, t.due, t.due);
     }
+    return { version: newVersion, events: committed };
   }
 
   /** `commitBatch` inside its transaction. */
   private commitBatchNow(entries: readonly BatchEntry[]): BatchOutcome[] {
-    return this.batch.commit(entries, {
-      keyOf: (ref) => this.keyOf(ref),
-      applyChanges: (key, commit, wasDeleted) => this.applyChanges(key, commit, wasDeleted),
-      settle: (settlements) => this.settleNow(settlements),
-    });
+    return commitEntries(entries, { keyOf: (ref) => this.keyOf(ref), append: (c) => this.appendNow(c), settle: (s) => this.settleNow(s) });
   }
 
   /** Settles inside the caller's transaction: "done" slots together, the others one by one. */
