@@ -1,20 +1,9 @@
 // Each rule on its own: special days, day-of-month AND day-of-week, DST gaps and repeats in zones
 // with unusual transitions, strictly-after, never-fires, zones.
 import { describe, expect, it } from "vitest";
+import { fires } from "./fires.js";
 import { CronExpression, isValidTimeZone } from "../../../runtime/cron/index.js";
 
-function fires(expression: string, from: string, count = 4, zone = "UTC"): string[] {
-  const cron = CronExpression.parse(expression);
-  const out: string[] = [];
-  let after = new Date(from);
-  for (let i = 0; i < count; i++) {
-    const next = cron.next(after, zone);
-    if (next === null) break;
-    out.push(next.toISOString().replace(".000Z", "Z"));
-    after = next;
-  }
-  return out;
-}
 
 const days = (list: string[]) => list.map((s) => s.slice(0, 10));
 
