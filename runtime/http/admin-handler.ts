@@ -6,7 +6,6 @@ import { ErrorCodes } from "../model/errors.js";
 import { commandMessage } from "../model/messages.js";
 import { JOB_VERBS, parseInstanceId, SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
 import type { WowHost } from "../hosting/create-host.js";
-import { pendingTimers } from "../hosting/pending-timers.js";
 import { requireTenant, type Principal } from "./auth.js";
 import { wowResult } from "./command-handler.js";
 import { HttpError } from "./http-error.js";
@@ -55,7 +54,7 @@ export async function listJobs(host: WowHost, principal: Principal): Promise<Rep
 }
 
 export async function listTimers(host: WowHost, principal: Principal): Promise<Reply> {
-  const timers = (await pendingTimers(host.journal, LIST_LIMIT)).filter((t) => visible(principal, t.owner.tenantId));
+  const timers = (await host.journal.pendingTimers(LIST_LIMIT)).filter((t) => visible(principal, t.owner.tenantId));
   return { status: 200, body: { timers: timers.map(timerView) } };
 }
 

@@ -162,6 +162,14 @@ export class MemoryJournal implements Journal {
     return ids ? [...ids.values()].map((id) => structuredClone(this.timers.get(id)!)) : [];
   }
 
+  async pendingTimers(limit = 1000): Promise<TimerRow[]> {
+    return [...this.timers.values()]
+      .filter((row) => row.status === "pending")
+      .sort((a, b) => a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit)
+      .map((row) => structuredClone(row));
+  }
+
   async parked(limit = 1000): Promise<TimerRow[]> {
     return [...this.timers.values()]
       .filter((row) => row.status === "parked")

@@ -127,6 +127,7 @@ export class SqliteJournal implements Journal {
       ),
       timer: db.prepare<[string], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE id = ?`).raw(),
       timersOf: db.prepare<[string], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE owner = ? ORDER BY key`).raw(),
+      pendingTimers: db.prepare<[number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 0 ORDER BY due, id LIMIT ?`).raw(),
       parked: db.prepare<[number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 1 ORDER BY parked_at, id LIMIT ?`).raw(),
       redrive: db.prepare("UPDATE wow_timers SET status = 0, attempts = 0, fire_at = ?, parked_at = NULL WHERE id = ? AND status = 1"),
     };
@@ -267,6 +268,10 @@ export class SqliteJournal implements Journal {
 
   async timersOf(owner: AggregateRef): Promise<TimerRow[]> {
     return this.stmt.timersOf.all(this.keyOf(owner)).map((row) => toTimer(row));
+  }
+
+  async pendingTimers(limit = 1000): Promise<TimerRow[]> {
+    return this.stmt.pendingTimers.all(limit).map((row) => toTimer(row));
   }
 
   async parked(limit = 1000): Promise<TimerRow[]> {

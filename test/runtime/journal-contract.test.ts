@@ -181,6 +181,8 @@ describe.each(stores)("journal contract: $name", (store) => {
     expect(await j.timer("t-c")).toMatchObject({ slot: 1, due: 1002, fireAt: 6000, attempts: 1, lastError: "boom", status: "pending" });
     expect(await j.timer("t-d")).toMatchObject({ status: "parked", attempts: 10, lastError: "dead", parkedAt: 5000 });
     expect((await j.parked()).map((t) => t.id)).toEqual(["t-d"]);
+    expect((await j.pendingTimers()).map((t) => [t.id, t.due])).toEqual([["t-c", 1002], ["t-b", 60_000]]);
+    expect((await j.pendingTimers(1)).map((t) => t.id)).toEqual(["t-c"]);
     expect((await j.claimDue(6000, 10, 36_000, "me")).map((t) => t.id)).toEqual(["t-c"]);
     const later = await j.claimDue(1_000_000, 10, 2_000_000, "me");
     expect(later.map((t) => t.id).sort()).toEqual(["t-b", "t-c"]); // the parked one is never claimed
