@@ -42,6 +42,25 @@ export interface SqliteJournalOptions {
 const STREAM_STATE = `(SELECT e.version FROM wow_events AS e WHERE e.stream = k.stream ORDER BY e.version DESC LIMIT 1) AS version,
   EXISTS (SELECT 1 FROM wow_deleted AS d WHERE d.stream = k.stream) AS deleted`;
 
+/** A stream's state as read: its version (0: none) and whether it is deleted. */
+interface StreamState {
+  version: number;
+  deleted: boolean;
+}
+
+/**
+ * Stream states as `loadForDecisions` read them, with the file's write mark at that moment: while the
+ * mark is unchanged nothing was written since, so `commitBatch` checks versions against them instead of
+ * re-reading each stream.
+ */
+interface LoadedStreams {
+  readonly mark: WriteMark;
+  readonly streams: Map<string, StreamState>;
+}
+
+/** `total_changes()` (rows this connection changed) and `data_version` (moves when another connection commits). */
+type WriteMark = [changes: number, dataVersion: number];
+
 /** The embedded default journal: one SQLite file (WAL), schema created and versioned by the runtime. */
 export class SqliteJournal implements Journal {
   readonly db: Database.Database;
@@ -51,6 +70,7 @@ export class SqliteJournal implements Journal {
   private readonly batchTx;
   private readonly groupTx;
   private readonly keys = new WeakMap<AggregateRef, string>();
+  private loaded: LoadedStreams | undefined;
   private pending: { commit: Commit; resolve: (r: AppendResult) => void; reject: (e: unknown) => void }[] = [];
 
   constructor(readonly path: string, options: SqliteJournalOptions = {}) {
@@ -86,6 +106,8 @@ export class SqliteJournal implements Journal {
            ORDER BY k.i`,
         )
         .raw(),
+      /** Changes by this connection and by others: equal marks mean nothing was written in between. */
+      writeMark: db.prepare<[], WriteMark>("SELECT total_changes(), (SELECT data_version FROM pragma_data_version())").raw(),
       insertRequest: db.prepare("INSERT OR IGNORE INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)"),
       markDeleted: db.prepare("INSERT OR IGNORE INTO wow_deleted (stream) VALUES (?)"),
       insertEvent: db.prepare("INSERT INTO wow_events (stream, version, sequence, type, data) VALUES (?, ?, ?, ?, ?)"),
@@ -215,7 +237,12 @@ export class SqliteJournal implements Journal {
 
   async loadForDecisions(requests: readonly DecisionRequest[]): Promise<DecisionInput[]> {
     const keys = requests.map((r) => this.keyOf(r.aggregate));
+    // The mark first: a write after it (even one the read below already sees) voids the states for `commitBatch`.
+    const mark = this.stmt.writeMark.get()!;
     const rows = this.stmt.streamsAndRequests.all(JSON.stringify(requests.map((r, i) => [keys[i], r.requestId])));
+    const streams = new Map<string, StreamState>();
+    rows.forEach(([version, deleted], i) => streams.set(keys[i]!, { version: version ?? 0, deleted: deleted === 1 }));
+    this.loaded = { mark, streams };
     return rows.map(([version, deleted, requestVersion, errorCode], i): DecisionInput => {
       if (requestVersion !== null) return { decided: { requestId: requests[i]!.requestId, version: requestVersion, errorCode: errorCode! } };
       return { stream: this.streamOf(keys[i]!, version, deleted) };
@@ -286,11 +313,19 @@ export class SqliteJournal implements Journal {
     if (this.db.open) this.db.close();
   }
 
-  /** Checks first, then writes: a refused commit has written nothing (see `append`). */
-  private appendNow(commit: Commit): AppendResult {
+  /**
+   * Checks first, then writes: a refused commit has written nothing (see `append`). `known`: stream
+   * states current in this transaction (nothing written since they were read but by this batch, which
+   * keeps them up to date); a stream not in it is read.
+   */
+  private appendNow(commit: Commit, known?: Map<string, StreamState>): AppendResult {
     const key = this.keyOf(commit.aggregate);
-    const stream = this.stmt.stream.get(key)!;
-    const version = stream.version ?? 0;
+    let stream = known?.get(key);
+    if (stream === undefined) {
+      const row = this.stmt.stream.get(key)!;
+      stream = { version: row.version ?? 0, deleted: row.deleted === 1 };
+    }
+    const version = stream.version;
     if (commit.expectedVersion !== undefined && version !== commit.expectedVersion) {
       throw new VersionConflictError(commit.aggregate, commit.expectedVersion, version);
     }
@@ -304,7 +339,7 @@ export class SqliteJournal implements Journal {
       committed.push({ ...event, position });
     }
     const newVersion = committed.length > 0 ? committed[0]!.version : version;
-    if (commit.deleted && stream.deleted === 0) this.stmt.markDeleted.run(key);
+    if (commit.deleted && !stream.deleted) this.stmt.markDeleted.run(key);
     for (const change of commit.timers) {
       if (change.kind === "cancelAll") {
         this.stmt.deleteTimersOf.run(key);
@@ -317,12 +352,17 @@ export class SqliteJournal implements Journal {
       const t = change.timer;
       this.stmt.setTimer.run(t.id, key, t.key, timerSpecData(t), t.slot, t.due, t.due);
     }
+    known?.set(key, { version: newVersion, deleted: stream.deleted || commit.deleted === true });
     return { version: newVersion, events: committed };
   }
 
   /** `commitBatch` inside its transaction. */
   private commitBatchNow(entries: readonly BatchEntry[]): BatchOutcome[] {
-    return commitEntries(entries, { keyOf: (ref) => this.keyOf(ref), append: (c) => this.appendNow(c), settle: (s) => this.settleNow(s) });
+    const loaded = this.loaded;
+    this.loaded = undefined;
+    // Read before this transaction writes: unchanged since the load, the loaded states are current (the write lock keeps them so).
+    const known = loaded !== undefined && sameMark(loaded.mark, this.stmt.writeMark.get()!) ? loaded.streams : undefined;
+    return commitEntries(entries, { keyOf: (ref) => this.keyOf(ref), append: (c) => this.appendNow(c, known), settle: (s) => this.settleNow(s) });
   }
 
   /** Settles inside the caller's transaction: "done" slots together, the others one by one. */
@@ -352,6 +392,10 @@ export class SqliteJournal implements Journal {
         break;
     }
   }
+}
+
+function sameMark(a: WriteMark, b: WriteMark): boolean {
+  return a[0] === b[0] && a[1] === b[1];
 }
 
 /** Appends arriving within this many microtask hops of the first share its transaction (no macrotask: virtual clocks stay exact). */

@@ -273,6 +273,30 @@ describe.each(stores)("journal contract: $name", (store) => {
     for (const id of ["t-c", "t-d", "t-e"]) expect(await j.timer(id)).toMatchObject({ slot: 1, status: "pending", fireAt: 35_000 });
   });
 
+  it("checks a batch's versions at its commit, not at its load: a commit in between is a conflict", async () => {
+    const j = open();
+    if (!j.commitBatch || !j.loadForDecisions) return;
+    await j.append(commit(A, 0, "r1", 1));
+    const [input] = await j.loadForDecisions([{ aggregate: A, requestId: "r2" }]);
+    expect(input!.stream!.version).toBe(1);
+    await j.append(commit(A, 1, "r3", 1)); // lands after the load, before the batch commits
+    const none = { id: "none", slot: 1, outcome: { kind: "done" as const } };
+    const outcomes = await j.commitBatch([{ commit: commit(A, 1, "r2", 1), settlement: none }, { commit: commit(B, 0, "rb", 1), settlement: none }]);
+    expect(outcomes[0]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
+    expect(outcomes[1]).toMatchObject({ ok: true, appended: { version: 1 } });
+    expect((await j.load(A)).version).toBe(2);
+    // loaded again, the batch commits; the batch's own commits move the versions its later commits are checked against
+    await j.loadForDecisions([{ aggregate: A, requestId: "r2" }]);
+    const again = await j.commitBatch([
+      { commit: commit(A, 2, "r2", 1), settlement: none },
+      { commit: commit(A, 2, "r4", 1), settlement: none },
+      { commit: commit(A, 3, "r5", 1), settlement: none },
+    ]);
+    expect(again.map((o) => o.ok)).toEqual([true, false, false]);
+    expect(again[1]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
+    expect((await j.load(A)).version).toBe(3);
+  });
+
   it("reads due timers without leasing them (the batch path's capability)", async () => {
     const j = open();
     if (!j.dueTimers) return expect(j.commitBatch).toBeUndefined();

@@ -1,7 +1,7 @@
 // What only the SQLite journal promises: a versioned schema, and nothing committed lost on reopen.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SCHEMA_VERSION, ScheduleRule, SqliteJournal, aggregateRef } from "../../runtime/index.js";
+import { SCHEMA_VERSION, ScheduleRule, SqliteJournal, VersionConflictError, aggregateRef } from "../../runtime/index.js";
 import { tempDbPath } from "./fixtures/stores.js";
 
 const A = aggregateRef("ctx", "agg", "a-1");
@@ -51,6 +51,28 @@ describe("SQLite journal", () => {
     expect(await reopened.findRequest(A, "r")).toBeDefined();
     expect((await reopened.timersOf(A)).map((t) => t.id)).toEqual(["t"]);
     await reopened.close();
+    await j.close();
+  });
+
+  it("checks a batch's versions against what another process committed after the batch's load", async () => {
+    const path = tempDbPath();
+    const j = new SqliteJournal(path);
+    const other = new SqliteJournal(path);
+    const at = (version: number, requestId: string) => ({
+      aggregate: A,
+      expectedVersion: version,
+      events: [{ eventId: requestId, type: "ctx.E", body: {}, aggregate: A, version: version + 1, sequence: 1, commandId: requestId, requestId, createdAt: 5 }],
+      request: { requestId, version: version + 1, errorCode: "Ok" },
+      timers: [],
+    });
+    await j.append(at(0, "r1"));
+    const [input] = await j.loadForDecisions([{ aggregate: A, requestId: "r2" }]);
+    expect(input!.stream!.version).toBe(1);
+    await other.append(at(1, "r3"));
+    const outcomes = await j.commitBatch([{ commit: at(1, "r2"), settlement: { id: "none", slot: 1, outcome: { kind: "done" } } }]);
+    expect(outcomes[0]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
+    expect((await j.load(A)).events.map((e) => e.eventId)).toEqual(["r1", "r3"]);
+    await other.close();
     await j.close();
   });
 
