@@ -15,12 +15,6 @@ import { syntaxErrorFactsProvider } from "./syntax-error-facts.js";
 const BLOCK_KEYWORDS: ReadonlySet<TokenType> = new Set([Context, Type, Enum, Service, Aggregate, Saga, State, Command, Event, On, Job]);
 
 export class WowParser extends CstParser {
-  // Alternatives of each OR, built once (Chevrotain's advice: no closures allocated per call).
-  private fileAlternatives?: IOrAlt<unknown>[];
-  private declarationAlternatives?: IOrAlt<unknown>[];
-  private memberAlternativesCache?: IOrAlt<unknown>[];
-  private valueAlternatives?: IOrAlt<unknown>[];
-
   constructor() {
     super(allTokens as never, {
       recoveryEnabled: true,
@@ -33,6 +27,21 @@ export class WowParser extends CstParser {
   }
 
   /**
+   * Chevrotain's `TreeBuilder.cstInvocationStateUpdate` (an internal method, pinned 11.2.0 like the
+   * lexer's token factory in tokens.ts) with each node built in one literal, and its `children` a
+   * plain object rather than `Object.create(null)`: V8 keeps those in dictionary mode, several times
+   * bigger and slower to fill and read. Child keys are token and rule names, none of which is a
+   * property of `Object.prototype`.
+   */
+  cstInvocationStateUpdate(fullRuleName: string): void {
+    (this as unknown as { CST_STACK: CstNode[] }).CST_STACK.push({
+      name: fullRuleName,
+      children: {},
+      location: { startOffset: NaN, endOffset: NaN },
+    });
+  }
+
+  /**
    * Keywords are names, but in a list of fields (or parameters, or arguments) a keyword that is not
    * followed by `separator` (`:` or `=`) begins the next declaration: the list is missing its closer.
    * This keeps one missing `}` from turning the rest of an aggregate into broken fields.
@@ -41,22 +50,53 @@ export class WowParser extends CstParser {
     return !BLOCK_KEYWORDS.has(this.LA(1).tokenType) || this.LA(2).tokenType === separator;
   }
 
+  /** GATEs (Chevrotain calls them with the parser as `this`). */
+  private fieldAhead(this: WowParser): boolean {
+    return this.nameBefore(Colon);
+  }
+
+  private argumentAhead(this: WowParser): boolean {
+    return this.nameBefore(Equals);
+  }
+
   /** Same for enum members: a keyword followed by a name or `{` begins a declaration. */
-  private enumMemberAhead(): boolean {
+  private enumMemberAhead(this: WowParser): boolean {
     if (!BLOCK_KEYWORDS.has(this.LA(1).tokenType)) return true;
     const next = this.LA(2);
     return !tokenMatcher(next, Name) && next.tokenType !== LCurly;
   }
 
+  // Every DSL argument below (ALT, DEF and GATE functions, alternative lists) is built once per
+  // instance, in a field, instead of at each rule call: a rule's impl then allocates no closures.
+  // (Chevrotain tells occurrences apart by method and index, OPTION vs OPTION2, not by function.)
+  private readonly optionalComma = (): void => {
+    this.CONSUME(Comma);
+  };
+  private readonly fieldBlockIfAny = (): void => {
+    this.SUBRULE(this.fieldBlock);
+  };
+  private readonly parameterListIfAny = (): void => {
+    this.SUBRULE(this.parameterList);
+  };
+  private readonly annotations = (): void => {
+    this.SUBRULE(this.annotation);
+  };
+  private readonly members = (): void => {
+    this.SUBRULE(this.member);
+  };
+
   /** A file: `context NAME` then declarations. Order and repetition are checked by the builder. */
   readonly file = this.RULE("file", () => {
-    this.MANY(() => {
-      this.OR((this.fileAlternatives ??= [
-        { ALT: () => this.SUBRULE(this.contextClause) },
-        { ALT: () => this.SUBRULE(this.declaration) },
-      ]));
-    });
+    this.MANY(this.fileItem);
   });
+
+  private readonly fileItems: IOrAlt<unknown>[] = [
+    { ALT: () => this.SUBRULE(this.contextClause) },
+    { ALT: () => this.SUBRULE(this.declaration) },
+  ];
+  private readonly fileItem = (): void => {
+    this.OR(this.fileItems);
+  };
 
   readonly contextClause = this.RULE("contextClause", () => {
     this.CONSUME(Context);
@@ -64,37 +104,49 @@ export class WowParser extends CstParser {
   });
 
   readonly declaration = this.RULE("declaration", () => {
-    this.MANY(() => this.SUBRULE(this.annotation));
-    this.OR((this.declarationAlternatives ??= [
-      { ALT: () => this.SUBRULE(this.typeDeclaration) },
-      { ALT: () => this.SUBRULE(this.enumDeclaration) },
-      { ALT: () => this.SUBRULE(this.serviceDeclaration) },
-      { ALT: () => this.SUBRULE(this.aggregateDeclaration) },
-      { ALT: () => this.SUBRULE(this.sagaDeclaration) },
-      // Members out of place: parsed so that the rest of the file parses, reported by the builder.
-      ...this.memberAlternatives(),
-    ]));
+    this.MANY(this.annotations);
+    this.OR(this.declarationAlternatives);
   });
+
+  private readonly memberAlternatives: IOrAlt<unknown>[] = [
+    { ALT: () => this.SUBRULE(this.stateBlock) },
+    { ALT: () => this.SUBRULE(this.commandDeclaration) },
+    { ALT: () => this.SUBRULE(this.eventDeclaration) },
+    { ALT: () => this.SUBRULE(this.handlerDeclaration) },
+    { ALT: () => this.SUBRULE(this.jobDeclaration) },
+  ];
+
+  private readonly declarationAlternatives: IOrAlt<unknown>[] = [
+    { ALT: () => this.SUBRULE(this.typeDeclaration) },
+    { ALT: () => this.SUBRULE(this.enumDeclaration) },
+    { ALT: () => this.SUBRULE(this.serviceDeclaration) },
+    { ALT: () => this.SUBRULE(this.aggregateDeclaration) },
+    { ALT: () => this.SUBRULE(this.sagaDeclaration) },
+    // Members out of place: parsed so that the rest of the file parses, reported by the builder.
+    ...this.memberAlternatives,
+  ];
 
   readonly typeDeclaration = this.RULE("typeDeclaration", () => {
     this.CONSUME(Type);
     this.CONSUME(Name);
-    this.OPTION(() => this.SUBRULE(this.fieldBlock));
+    this.OPTION(this.fieldBlockIfAny);
   });
 
   readonly enumDeclaration = this.RULE("enumDeclaration", () => {
     this.CONSUME(Enum);
     this.CONSUME(Name);
     this.CONSUME(LCurly);
-    this.MANY({
-      GATE: () => this.enumMemberAhead(),
-      DEF: () => {
-        this.SUBRULE(this.enumMember);
-        this.OPTION(() => this.CONSUME(Comma));
-      },
-    });
+    this.MANY(this.enumMembers);
     this.CONSUME(RCurly);
   });
+
+  private readonly enumMembers = {
+    GATE: this.enumMemberAhead,
+    DEF: (): void => {
+      this.SUBRULE(this.enumMember);
+      this.OPTION(this.optionalComma);
+    },
+  };
 
   readonly enumMember = this.RULE("enumMember", () => {
     this.CONSUME(Name);
@@ -109,7 +161,7 @@ export class WowParser extends CstParser {
     this.CONSUME(Aggregate);
     this.CONSUME(Name);
     this.CONSUME(LCurly);
-    this.MANY(() => this.SUBRULE(this.member));
+    this.MANY(this.members);
     this.CONSUME(RCurly);
   });
 
@@ -117,25 +169,15 @@ export class WowParser extends CstParser {
     this.CONSUME(Saga);
     this.CONSUME(Name);
     this.CONSUME(LCurly);
-    this.MANY(() => this.SUBRULE(this.member));
+    this.MANY(this.members);
     this.CONSUME(RCurly);
   });
 
   /** Any member of an aggregate or a saga; the builder reports members in the wrong place. */
   readonly member = this.RULE("member", () => {
-    this.MANY(() => this.SUBRULE(this.annotation));
-    this.OR((this.memberAlternativesCache ??= this.memberAlternatives()));
+    this.MANY(this.annotations);
+    this.OR(this.memberAlternatives);
   });
-
-  private memberAlternatives(): IOrAlt<unknown>[] {
-    return [
-      { ALT: () => this.SUBRULE(this.stateBlock) },
-      { ALT: () => this.SUBRULE(this.commandDeclaration) },
-      { ALT: () => this.SUBRULE(this.eventDeclaration) },
-      { ALT: () => this.SUBRULE(this.handlerDeclaration) },
-      { ALT: () => this.SUBRULE(this.jobDeclaration) },
-    ];
-  }
 
   readonly stateBlock = this.RULE("stateBlock", () => {
     this.CONSUME(State);
@@ -145,38 +187,40 @@ export class WowParser extends CstParser {
   readonly commandDeclaration = this.RULE("commandDeclaration", () => {
     this.CONSUME(Command);
     this.CONSUME(Name);
-    this.OPTION(() => this.SUBRULE(this.fieldBlock));
+    this.OPTION(this.fieldBlockIfAny);
   });
 
   readonly eventDeclaration = this.RULE("eventDeclaration", () => {
     this.CONSUME(Event);
     this.CONSUME(Name);
-    this.OPTION(() => this.SUBRULE(this.fieldBlock));
+    this.OPTION(this.fieldBlockIfAny);
   });
 
   readonly handlerDeclaration = this.RULE("handlerDeclaration", () => {
     this.CONSUME(On);
     this.SUBRULE(this.qualifiedName);
-    this.OPTION(() => this.SUBRULE(this.parameterList));
+    this.OPTION(this.parameterListIfAny);
   });
 
   readonly jobDeclaration = this.RULE("jobDeclaration", () => {
     this.CONSUME(Job);
     this.CONSUME(Name);
-    this.OPTION(() => this.SUBRULE(this.parameterList));
+    this.OPTION(this.parameterListIfAny);
   });
 
   readonly fieldBlock = this.RULE("fieldBlock", () => {
     this.CONSUME(LCurly);
-    this.MANY({
-      GATE: () => this.nameBefore(Colon),
-      DEF: () => {
-        this.SUBRULE(this.field);
-        this.OPTION(() => this.CONSUME(Comma));
-      },
-    });
+    this.MANY(this.fields);
     this.CONSUME(RCurly);
   });
+
+  private readonly fields = {
+    GATE: this.fieldAhead,
+    DEF: (): void => {
+      this.SUBRULE(this.field);
+      this.OPTION(this.optionalComma);
+    },
+  };
 
   readonly field = this.RULE("field", () => {
     this.CONSUME(Name);
@@ -186,24 +230,31 @@ export class WowParser extends CstParser {
 
   readonly typeRef = this.RULE("typeRef", () => {
     this.SUBRULE(this.qualifiedName);
-    this.OPTION(() => {
-      this.CONSUME(LBracket);
-      this.CONSUME(RBracket);
-    });
-    this.OPTION2(() => this.CONSUME(Question));
+    this.OPTION(this.arraySuffix);
+    this.OPTION2(this.optionalSuffix);
   });
+
+  private readonly arraySuffix = (): void => {
+    this.CONSUME(LBracket);
+    this.CONSUME(RBracket);
+  };
+  private readonly optionalSuffix = (): void => {
+    this.CONSUME(Question);
+  };
 
   readonly parameterList = this.RULE("parameterList", () => {
     this.CONSUME(LParen);
-    this.MANY({
-      GATE: () => this.nameBefore(Colon),
-      DEF: () => {
-        this.SUBRULE(this.parameter);
-        this.OPTION(() => this.CONSUME(Comma));
-      },
-    });
+    this.MANY(this.parameters);
     this.CONSUME(RParen);
   });
+
+  private readonly parameters = {
+    GATE: this.fieldAhead,
+    DEF: (): void => {
+      this.SUBRULE(this.parameter);
+      this.OPTION(this.optionalComma);
+    },
+  };
 
   readonly parameter = this.RULE("parameter", () => {
     this.CONSUME(Name);
@@ -214,27 +265,33 @@ export class WowParser extends CstParser {
   /** `Name` or `context-name.Name`. */
   readonly qualifiedName = this.RULE("qualifiedName", () => {
     this.CONSUME(Name);
-    this.OPTION(() => {
-      this.CONSUME(Dot);
-      this.CONSUME2(Name);
-    });
+    this.OPTION(this.contextQualified);
   });
+
+  private readonly contextQualified = (): void => {
+    this.CONSUME(Dot);
+    this.CONSUME2(Name);
+  };
 
   readonly annotation = this.RULE("annotation", () => {
     this.CONSUME(At);
     this.CONSUME(Name);
-    this.OPTION(() => {
-      this.CONSUME(LParen);
-      this.MANY({
-        GATE: () => this.nameBefore(Equals),
-        DEF: () => {
-          this.SUBRULE(this.annotationArgument);
-          this.OPTION2(() => this.CONSUME(Comma));
-        },
-      });
-      this.CONSUME(RParen);
-    });
+    this.OPTION(this.annotationArguments);
   });
+
+  private readonly annotationArguments = (): void => {
+    this.CONSUME(LParen);
+    this.MANY(this.annotationArgumentItems);
+    this.CONSUME(RParen);
+  };
+
+  private readonly annotationArgumentItems = {
+    GATE: this.argumentAhead,
+    DEF: (): void => {
+      this.SUBRULE(this.annotationArgument);
+      this.OPTION2(this.optionalComma);
+    },
+  };
 
   readonly annotationArgument = this.RULE("annotationArgument", () => {
     this.CONSUME(Name);
@@ -243,24 +300,28 @@ export class WowParser extends CstParser {
   });
 
   readonly annotationValue = this.RULE("annotationValue", () => {
-    this.OR((this.valueAlternatives ??= [
-      { ALT: () => this.CONSUME(StringLiteral) },
-      { ALT: () => this.CONSUME(NumberLiteral) },
-      { ALT: () => this.CONSUME(True) },
-      { ALT: () => this.CONSUME(False) },
-      { ALT: () => this.SUBRULE(this.qualifiedName), IGNORE_AMBIGUITIES: true },
-      { ALT: () => this.SUBRULE(this.listValue) },
-    ]));
+    this.OR(this.valueAlternatives);
   });
+
+  private readonly valueAlternatives: IOrAlt<unknown>[] = [
+    { ALT: () => this.CONSUME(StringLiteral) },
+    { ALT: () => this.CONSUME(NumberLiteral) },
+    { ALT: () => this.CONSUME(True) },
+    { ALT: () => this.CONSUME(False) },
+    { ALT: () => this.SUBRULE(this.qualifiedName), IGNORE_AMBIGUITIES: true },
+    { ALT: () => this.SUBRULE(this.listValue) },
+  ];
 
   readonly listValue = this.RULE("listValue", () => {
     this.CONSUME(LBracket);
-    this.MANY(() => {
-      this.SUBRULE(this.annotationValue);
-      this.OPTION(() => this.CONSUME(Comma));
-    });
+    this.MANY(this.listItems);
     this.CONSUME(RBracket);
   });
+
+  private readonly listItems = (): void => {
+    this.SUBRULE(this.annotationValue);
+    this.OPTION(this.optionalComma);
+  };
 }
 
 /** The one parser instance, reused for every file. */
