@@ -9,26 +9,41 @@ const contextNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 /** `files` must be sorted by path: the first declaration of a name is the one that counts. */
 export function bind(files: readonly WowFile[], reporter: Reporter): BoundProgram {
   const contexts = new Map<string, ContextScope>();
-  const bound: Array<{ file: WowFile; scope: ContextScope }> = [];
+  for (const [name, contextFiles] of groupByContext(files)) contexts.set(name, bindContext(name, contextFiles, reporter));
+  return { contexts };
+}
+
+/**
+ * The files of each context, by context name in the order their first file comes (files without a
+ * context clause have a syntax error, WOW1005: their declarations are not bound).
+ */
+export function groupByContext(files: readonly WowFile[]): Map<string, WowFile[]> {
+  const groups = new Map<string, WowFile[]>();
   for (const file of files) {
-    const clause = file.context;
-    // A file without a context clause has a syntax error (WOW1005): its declarations are not bound.
-    if (clause === undefined || clause.name.text === "") continue;
-    const name = clause.name.text;
+    const name = file.context?.name.text;
+    if (name === undefined || name === "") continue;
+    const group = groups.get(name);
+    if (group === undefined) groups.set(name, [file]);
+    else group.push(file);
+  }
+  return groups;
+}
+
+/**
+ * One context's scope from its files (sorted by path). A context is bound on its own: the watcher
+ * re-binds only the contexts whose files changed.
+ */
+export function bindContext(name: string, files: readonly WowFile[], reporter: Reporter): ContextScope {
+  const scope: ContextScope = { name, files: [...files], symbols: new Map() };
+  for (const file of files) {
+    const clause = file.context!;
     if (name === "wow" || name.startsWith("wow.")) reporter.report("WOW3003", { name }, clause.name.loc);
     else if (!contextNamePattern.test(name)) reporter.report("WOW3002", { name }, clause.name.loc);
-    let scope = contexts.get(name);
-    if (scope === undefined) {
-      scope = { name, files: [], symbols: new Map() };
-      contexts.set(name, scope);
-    }
-    scope.files.push(file);
-    bound.push({ file, scope });
   }
-  for (const { file, scope } of bound) {
+  for (const file of files) {
     for (const decl of file.declarations) enterDeclaration(scope, decl, reporter);
   }
-  return { contexts, files: bound };
+  return scope;
 }
 
 function enterDeclaration(scope: ContextScope, decl: Declaration, reporter: Reporter): void {

@@ -70,8 +70,6 @@ export interface ContextScope {
 export interface BoundProgram {
   /** By context name. */
   readonly contexts: Map<string, ContextScope>;
-  /** The files with a valid context clause, sorted by path, each with its scope. */
-  readonly files: ReadonlyArray<{ readonly file: WowFile; readonly scope: ContextScope }>;
 }
 
 /** "an event", "a type"… for messages. */

@@ -1,6 +1,6 @@
 // The checker: walks every bound file, runs the checks of each area and builds the program model.
 import type { EnumDeclaration, ServiceDeclaration } from "../ast.js";
-import type { BoundProgram } from "../binder/symbols.js";
+import type { BoundProgram, ContextScope } from "../binder/symbols.js";
 import type { AggregateModel, ContextModel, ProgramModel, SagaModel, TypeModel } from "../model.js";
 import { checkAggregate } from "./aggregates.js";
 import { readAnnotations } from "./annotations.js";
@@ -21,66 +21,79 @@ export interface CheckOptions {
   readonly complete: boolean;
 }
 
+/** What checking one context gives: its model, and what the whole-program checks need from it. */
+export interface ContextCheck {
+  readonly model: ContextModel;
+  /** Commands (qualified names) handled by an `on` in this context. */
+  readonly handled: ReadonlySet<string>;
+  /** Events (qualified names) listed in some `produces` of this context. */
+  readonly produced: ReadonlySet<string>;
+  /**
+   * The other contexts whose declarations this context's model and diagnostics depend on, or "all"
+   * (a suggestion searched every context, or an unknown context was named).
+   */
+  readonly dependencies: ReadonlySet<string> | "all";
+}
+
 export function check(program: BoundProgram, reporter: Reporter, options: CheckOptions): ProgramModel {
-  const cx: CheckContext = {
-    program,
-    reporter,
-    resolver: new Resolver(program, reporter),
-    handled: new Map(),
-    produced: new Set(),
-    jobNames: new Map(),
-  };
-  const contexts: ContextModel[] = [];
-  for (const scope of program.contexts.values()) {
-    const types: TypeModel[] = [];
-    const enums: EnumDeclaration[] = [];
-    const services: ServiceDeclaration[] = [];
-    const aggregates: AggregateModel[] = [];
-    const sagas: SagaModel[] = [];
-    const docs: string[] = [];
-    for (const file of scope.files) {
-      if (file.context?.doc !== undefined) docs.push(file.context.doc);
-      for (const decl of file.declarations) {
-        switch (decl.kind) {
-          case "Type":
-            checkDeclarationName(decl.name, reporter);
-            readAnnotations(decl.annotations, "type", reporter);
-            types.push({ decl, name: decl.name.text, fields: checkFields(decl.fields, `type '${decl.name.text}'`, scope, cx.resolver, reporter) });
-            break;
-          case "Enum":
-            checkDeclarationName(decl.name, reporter);
-            readAnnotations(decl.annotations, "enum", reporter);
-            checkEnumMembers(decl, reporter);
-            enums.push(decl);
-            break;
-          case "Service":
-            checkDeclarationName(decl.name, reporter);
-            readAnnotations(decl.annotations, "service", reporter);
-            services.push(decl);
-            break;
-          case "Aggregate":
-            aggregates.push(checkAggregate(decl, scope, cx));
-            break;
-          case "Saga":
-            sagas.push(checkSaga(decl, scope, cx, options.complete));
-            break;
-        }
+  const checks = [...program.contexts.values()].map((scope) => checkContext(scope, program, reporter, options));
+  if (options.complete) {
+    const produced = new Set<string>();
+    for (const result of checks) for (const event of result.produced) produced.add(event);
+    for (const [i, scope] of [...program.contexts.values()].entries()) checkCompleteness(scope, checks[i]!.handled, produced, reporter);
+  }
+  return { contexts: sortedModels(checks.map((c) => c.model)) };
+}
+
+/** Context models in name order (the program model's order). */
+export function sortedModels(models: ContextModel[]): ContextModel[] {
+  return models.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Checks one context against the bound program. Depends only on the scopes named by
+ * `dependencies`, so the watcher re-checks a context only when one of those changed.
+ */
+export function checkContext(scope: ContextScope, program: BoundProgram, reporter: Reporter, options: CheckOptions): ContextCheck {
+  const resolver = new Resolver(program, reporter);
+  const cx: CheckContext = { program, reporter, resolver, handled: new Map(), produced: new Set(), jobNames: new Map() };
+  const types: TypeModel[] = [];
+  const enums: EnumDeclaration[] = [];
+  const services: ServiceDeclaration[] = [];
+  const aggregates: AggregateModel[] = [];
+  const sagas: SagaModel[] = [];
+  const docs: string[] = [];
+  for (const file of scope.files) {
+    if (file.context?.doc !== undefined) docs.push(file.context.doc);
+    for (const decl of file.declarations) {
+      switch (decl.kind) {
+        case "Type":
+          checkDeclarationName(decl.name, reporter);
+          readAnnotations(decl.annotations, "type", reporter);
+          types.push({ decl, name: decl.name.text, fields: checkFields(decl.fields, `type '${decl.name.text}'`, scope, resolver, reporter) });
+          break;
+        case "Enum":
+          checkDeclarationName(decl.name, reporter);
+          readAnnotations(decl.annotations, "enum", reporter);
+          checkEnumMembers(decl, reporter);
+          enums.push(decl);
+          break;
+        case "Service":
+          checkDeclarationName(decl.name, reporter);
+          readAnnotations(decl.annotations, "service", reporter);
+          services.push(decl);
+          break;
+        case "Aggregate":
+          aggregates.push(checkAggregate(decl, scope, cx));
+          break;
+        case "Saga":
+          sagas.push(checkSaga(decl, scope, cx, options.complete));
+          break;
       }
     }
-    contexts.push({
-      name: scope.name,
-      files: scope.files.map((f) => f.file.path),
-      docs,
-      types,
-      enums,
-      services,
-      aggregates,
-      sagas,
-    });
   }
-  if (options.complete) checkCompleteness(cx);
-  contexts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { contexts };
+  const model: ContextModel = { name: scope.name, files: scope.files.map((f) => f.file.path), docs, types, enums, services, aggregates, sagas };
+  return { model, handled: new Set(cx.handled.keys()), produced: cx.produced, dependencies: resolver.dependencies() };
 }
 
 function checkEnumMembers(decl: EnumDeclaration, reporter: Reporter): void {

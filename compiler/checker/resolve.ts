@@ -23,10 +23,18 @@ export interface Expectation<K extends SymbolKind> {
 export type SymbolOf<K extends SymbolKind> = Extract<WowSymbol, { kind: K }>;
 
 export class Resolver {
+  private readonly looked = new Set<string>();
+  private searchedAll = false;
+
   constructor(
     private readonly program: BoundProgram,
     private readonly reporter: Reporter,
   ) {}
+
+  /** The contexts other than the caller's that resolutions read so far, or "all" (see ContextCheck). */
+  dependencies(): ReadonlySet<string> | "all" {
+    return this.searchedAll ? "all" : this.looked;
+  }
 
   /** The symbol `ref` names from `scope`, or undefined (reported) when it names nothing of the kinds expected. */
   resolve<K extends SymbolKind>(ref: QualifiedName, scope: ContextScope, expectation: Expectation<K>): SymbolOf<K> | undefined {
@@ -63,7 +71,9 @@ export class Resolver {
   scopeOf(ref: QualifiedName, scope: ContextScope): ContextScope | undefined {
     if (ref.context === undefined) return scope;
     const target = this.program.contexts.get(ref.context.text);
-    if (target === undefined) {
+    if (target !== undefined) this.looked.add(target.name);
+    else {
+      this.searchedAll = true; // declaring that context (or a near name) changes this result
       const suggestion = nearest(ref.context.text, this.program.contexts.keys());
       this.reporter.report("WOW2005", { name: ref.context.text, suggestion: didYouMean(suggestion) }, ref.context.loc);
     }
@@ -80,6 +90,7 @@ export class Resolver {
     const local = nearest(name, namesOf(target, kinds));
     if (local !== undefined) return prefix + local;
     if (ref.context !== undefined) return undefined;
+    this.searchedAll = true;
     const elsewhere: string[] = [];
     const all: string[] = [];
     for (const scope of this.program.contexts.values()) {

@@ -2,9 +2,47 @@
 // files wowc generated before and no longer produces are deleted — only inside the output
 // directory, only those listed in its record `<out>/.wowc-files`. In check mode nothing is
 // written: the result lists what is out of date.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import type { EmittedFile } from "./emit.js";
+import type { ChunkedFile, EmittedFile } from "./emit.js";
+
+/** A generated file's content: text, or UTF-8 parts written one after the other. */
+type Content = string | readonly Uint8Array[];
+
+function contentOf(file: EmittedFile | ChunkedFile): Content {
+  return "text" in file ? file.text : file.chunks;
+}
+
+/** Equal contents: same text, or the same parts (a part kept from the last build is the same object: not compared byte by byte). */
+function sameContent(a: Content | undefined, b: Content): boolean {
+  if (typeof a === "string" || typeof b === "string") return a === b;
+  if (a === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && Buffer.compare(a[i]!, b[i]!) !== 0) return false;
+  return true;
+}
+
+function byteLength(content: Content): number {
+  if (typeof content === "string") return Buffer.byteLength(content);
+  let size = 0;
+  for (const chunk of content) size += chunk.byteLength;
+  return size;
+}
+
+function writeContent(path: string, content: Content): void {
+  if (typeof content === "string") {
+    writeFileSync(path, content);
+    return;
+  }
+  const fd = openSync(path, "w");
+  try {
+    for (const chunk of content) {
+      let done = 0;
+      while (done < chunk.byteLength) done += writeSync(fd, chunk, done, chunk.byteLength - done);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** The record of the files wowc generated into an output directory, one relative path a line. */
 export const GENERATED_LIST_FILE = ".wowc-files";
@@ -30,35 +68,76 @@ class Writer {
 
   constructor(private readonly compare: boolean) {}
 
-  write(path: string, text: string): boolean {
-    if (this.compare && holds(path, text)) return false;
+  write(path: string, content: Content): boolean {
+    if (this.compare && holds(path, content)) return false;
+    return this.overwrite(path, content);
+  }
+
+  /** Writes without comparing (the caller knows the content differs). */
+  overwrite(path: string, content: Content): boolean {
     const dir = dirname(path);
     if (!this.directories.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.directories.add(dir);
     }
-    writeFileSync(path, text);
+    writeContent(path, content);
     return true;
   }
 }
 
-/** True when the file at `path` holds exactly `text`: sizes first, then bytes. */
-function holds(path: string, text: string): boolean {
+/** True when the file at `path` holds exactly `content`: sizes first, then bytes. */
+function holds(path: string, content: Content): boolean {
   const size = statSync(path, { throwIfNoEntry: false })?.size;
-  if (size !== Buffer.byteLength(text)) return false;
-  return readIfExists(path) === text;
+  if (size !== byteLength(content)) return false;
+  if (typeof content === "string") return readIfExists(path) === content;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return false;
+  }
+  let at = 0;
+  for (const chunk of content) {
+    if (Buffer.compare(bytes.subarray(at, at + chunk.byteLength), chunk) !== 0) return false;
+    at += chunk.byteLength;
+  }
+  return true;
 }
 
-export function writeOutput(outDir: string, files: readonly EmittedFile[], options: { readonly check?: boolean } = {}): OutputResult {
+/**
+ * What one output directory holds, as far as this process wrote it: `wowc build --watch` keeps one,
+ * so a rebuild neither reads back nor rewrites the files whose content it already wrote.
+ */
+export class OutputMemory {
+  /** Path (relative to the output directory) → the content last written or found there. */
+  readonly contents = new Map<string, Content>();
+  /** Whether a build filled it: the record of generated files is then known without reading it. */
+  filled = false;
+}
+
+export interface WriteOptions {
+  /** Compare only and write nothing: `changed` lists what is out of date. */
+  readonly check?: boolean;
+  /** Kept between builds into the same directory (ignored by `check`). */
+  readonly memory?: OutputMemory;
+}
+
+export function writeOutput(outDir: string, files: ReadonlyArray<EmittedFile | ChunkedFile>, options: WriteOptions = {}): OutputResult {
   const root = resolve(outDir);
+  const check = options.check === true;
+  const memory = check ? undefined : options.memory;
   const listed = [...files.map((f) => f.path)].sort();
   const record: EmittedFile = { path: GENERATED_LIST_FILE, text: `${listed.join("\n")}\n` };
-  const previous = previousList(root);
+  const previous = memory?.filled === true ? [...memory.contents.keys()].filter((path) => path !== GENERATED_LIST_FILE) : previousList(root);
   const writer = new Writer(existsSync(root));
   const changed: string[] = [];
   for (const file of [...files, record]) {
+    const content = contentOf(file);
+    const known = memory?.contents.get(file.path);
+    if (known !== undefined && sameContent(known, content)) continue;
     const path = inside(root, file.path);
-    const differs = options.check === true ? !holds(path, file.text) : writer.write(path, file.text);
+    const differs = check ? !holds(path, content) : known !== undefined ? writer.overwrite(path, content) : writer.write(path, content);
+    memory?.contents.set(file.path, content);
     // The record follows the generated files: it is written with them, never reported on its own.
     if (differs && file !== record) changed.push(file.path);
   }
@@ -66,11 +145,13 @@ export function writeOutput(outDir: string, files: readonly EmittedFile[], optio
   const removed: string[] = [];
   for (const old of previous) {
     if (keep.has(old)) continue;
+    memory?.contents.delete(old);
     const path = inside(root, old);
     if (readIfExists(path) === undefined) continue;
-    if (options.check !== true) rmSync(path, { force: true });
+    if (!check) rmSync(path, { force: true });
     removed.push(old);
   }
+  if (memory !== undefined) memory.filled = true;
   return { changed, removed };
 }
 

@@ -32,14 +32,20 @@ import {
 } from "./types.js";
 
 export function buildManifest(program: ProgramModel): Manifest {
+  return manifestOf(program.contexts.map(manifestContext));
+}
+
+/** The manifest around its contexts' fragments (the watcher keeps each fragment with its context's model). */
+export function manifestOf(contexts: readonly ManifestContext[]): Manifest {
   return {
     $schema: MANIFEST_SCHEMA_ID,
     manifestVersion: MANIFEST_VERSION,
-    contexts: byName(program.contexts.map(contextOf)),
+    contexts: byName([...contexts]),
   };
 }
 
-function contextOf(context: ContextModel): ManifestContext {
+/** One context's part of the manifest: it depends on that context's model alone. */
+export function manifestContext(context: ContextModel): ManifestContext {
   const q = (name: string) => `${context.name}.${name}`;
   const jobs = context.sagas.flatMap((saga) => saga.jobs);
   return {

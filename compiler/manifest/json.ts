@@ -16,6 +16,16 @@ export function canonicalJson(value: unknown): string {
   return `${JSON.stringify(ordered, null, 2) ?? "null"}\n`;
 }
 
+/**
+ * The canonical JSON of `value` as it stands as a property value `depth` levels deep in a larger
+ * canonical document (lines after the first indented by two spaces per level, no trailing
+ * newline): a document can be assembled from parts printed apart.
+ */
+export function canonicalJsonNested(value: unknown, depth: number): string {
+  const text = canonicalJson(value);
+  return text.slice(0, -1).replaceAll("\n", `\n${"  ".repeat(depth)}`);
+}
+
 const INTEGER_KEY: unique symbol = Symbol("an integer-like key");
 const INTEGER_LIKE = /^(0|[1-9][0-9]*)$/;
 

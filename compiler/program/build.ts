@@ -1,15 +1,18 @@
 // A build on disk: find and read the sources under a root, compile them, and (for `wowc build`)
 // when there are no errors write `<out>/wow-manifest.json` and the generated SDK, each file only
 // when its content changed (`--check`: write nothing, report what is out of date).
+import { statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
-import { emitSdk, type EmittedFile } from "../emit/emit.js";
-import { writeOutput, type OutputResult } from "../emit/write-output.js";
+import { emitContextFiles, emitProgramFiles, programFilesKey, sortedFiles, type EmittedFile } from "../emit/emit.js";
+import { OutputMemory, writeOutput, type OutputResult } from "../emit/write-output.js";
 import { MANIFEST_FILE_NAME } from "../manifest/types.js";
-import { compileSources, type CompileOptions, type CompileResult } from "./compile.js";
+import type { ContextModel, ProgramModel } from "../model.js";
+import type { CompileOptions, CompileResult } from "./compile.js";
+import { IncrementalProgram, type CompileWork } from "./incremental.js";
 import { Phases } from "./phases.js";
-import { findSources, readSources, reasonOf } from "./sources.js";
+import { findSources, readSources, reasonOf, type LoadedSources } from "./sources.js";
 
 export interface BuildOptions extends CompileOptions {
   /** The build root: sources are found under it and reported relative to it. */
@@ -39,31 +42,112 @@ export interface BuildResult extends Omit<CompileResult, "diagnostics"> {
 }
 
 export function build(options: BuildOptions): BuildResult {
-  const phases = new Phases(options.onPhase);
-  const root = resolve(options.root);
-  const outDir = resolve(root, options.outDir ?? "generated");
-  const manifestPath = join(outDir, MANIFEST_FILE_NAME);
-  const loaded = phases.run("load", () => readSources(root, options.files ?? findSources(root, outDir)));
-  if (loaded.files.length === 0 && loaded.diagnostics.length === 0) {
-    loaded.diagnostics.push(createDiagnostic("WOW6001", { dir: displayPath(root) }));
+  return new Builder(options).run();
+}
+
+/**
+ * Builds of one root, with memory: `wowc build --watch` keeps one Builder and runs it on every
+ * change. A run re-reads only the sources it is told changed (and new ones), recompiles through
+ * its IncrementalProgram, regenerates only the contexts whose model is new, and writes through its
+ * OutputMemory. Its results are those of a build from nothing.
+ */
+export class Builder {
+  private readonly root: string;
+  private readonly outDir: string;
+  private readonly program = new IncrementalProgram();
+  private readonly texts = new Map<string, string>();
+  private readonly emitted = new WeakMap<ContextModel, EmittedFile[]>();
+  private readonly memory = new OutputMemory();
+  private paths: Set<string> | undefined;
+  private programFiles: { readonly key: string; readonly files: EmittedFile[] } | undefined;
+
+  constructor(private readonly options: BuildOptions) {
+    this.root = resolve(options.root);
+    this.outDir = resolve(this.root, options.outDir ?? "generated");
   }
-  const result = compileSources(loaded.files, { ...options, manifest: options.manifest ?? options.write }, phases);
-  const all = [...loaded.diagnostics, ...result.diagnostics];
-  const diagnostics = sortDiagnostics(options.warnAsError === true ? all.map(asError) : all);
-  let output: OutputResult = { changed: [], removed: [] };
-  if (options.write && result.manifestText !== undefined && !diagnostics.some((d) => d.severity === "error")) {
-    const manifest: EmittedFile = { path: MANIFEST_FILE_NAME, text: result.manifestText };
-    const files = phases.run("emit", () => [manifest, ...emitSdk(result.model)]);
-    phases.run("write", () => {
-      try {
-        output = writeOutput(outDir, files, { check: options.check === true });
-      } catch (error) {
-        diagnostics.push(createDiagnostic("WOW6003", { path: displayPath(outDir), reason: reasonOf(error) }));
+
+  /** What the last run's compile had to redo. */
+  get lastWork(): CompileWork {
+    return this.program.lastWork;
+  }
+
+  /**
+   * Builds. `changed` lists the sources (relative to the root, `/`-separated) that changed since the
+   * last run; without it every source is read again.
+   */
+  run(changed?: ReadonlySet<string>): BuildResult {
+    const { options, root, outDir } = this;
+    const phases = new Phases(options.onPhase);
+    const manifestPath = join(outDir, MANIFEST_FILE_NAME);
+    const loaded = phases.run("load", () => this.load(options.files ?? this.sourcePaths(changed), changed));
+    if (loaded.files.length === 0 && loaded.diagnostics.length === 0) {
+      loaded.diagnostics.push(createDiagnostic("WOW6001", { dir: displayPath(root) }));
+    }
+    const result = this.program.compile(loaded.files, { ...options, manifest: options.manifest ?? options.write }, phases);
+    const all = [...loaded.diagnostics, ...result.diagnostics];
+    const diagnostics = sortDiagnostics(options.warnAsError === true ? all.map(asError) : all);
+    let output: OutputResult = { changed: [], removed: [] };
+    const manifest = result.manifestFile;
+    if (options.write && manifest !== undefined && !diagnostics.some((d) => d.severity === "error")) {
+      const files = phases.run("emit", () => sortedFiles([manifest, ...this.emitProgram(result.model), ...result.model.contexts.flatMap((c) => this.emitContext(c))]));
+      phases.run("write", () => {
+        try {
+          output = writeOutput(outDir, files, { check: options.check === true, memory: this.memory });
+        } catch (error) {
+          diagnostics.push(createDiagnostic("WOW6003", { path: displayPath(outDir), reason: reasonOf(error) }));
+        }
+      });
+    }
+    const wrote = options.check !== true && output.changed.includes(MANIFEST_FILE_NAME);
+    return { ...result, diagnostics, manifestPath, wrote, output, sourceCount: loaded.files.length, timings: phases.timings };
+  }
+
+  /**
+   * The sources under the root: found by a walk on the first run (or without `changed`), then kept
+   * up to date from the changed paths (a changed `.wow` path that is a file now is a source).
+   */
+  private sourcePaths(changed: ReadonlySet<string> | undefined): string[] {
+    if (changed === undefined || this.paths === undefined) {
+      this.paths = new Set(findSources(this.root, this.outDir));
+    } else {
+      for (const path of changed) {
+        if (path.endsWith(".wow") && statSync(join(this.root, path), { throwIfNoEntry: false })?.isFile() === true) this.paths.add(path);
+        else this.paths.delete(path);
       }
-    });
+    }
+    return [...this.paths];
   }
-  const wrote = options.check !== true && output.changed.includes(MANIFEST_FILE_NAME);
-  return { ...result, diagnostics, manifestPath, wrote, output, sourceCount: loaded.files.length, timings: phases.timings };
+
+  /** Reads the sources, reusing the text of those not in `changed` (all are read without it). */
+  private load(paths: readonly string[], changed: ReadonlySet<string> | undefined): LoadedSources {
+    const fresh = paths.filter((path) => changed === undefined || changed.has(path) || !this.texts.has(path));
+    const read = readSources(this.root, fresh);
+    for (const file of read.files) this.texts.set(file.path, file.text);
+    const wanted = new Set(paths);
+    for (const path of this.texts.keys()) if (!wanted.has(path)) this.texts.delete(path);
+    const readable = new Set(read.files.map((f) => f.path));
+    for (const path of fresh) if (!readable.has(path)) this.texts.delete(path);
+    const files = [...wanted].sort().flatMap((path) => {
+      const text = this.texts.get(path);
+      return text === undefined ? [] : [{ path, text }];
+    });
+    return { files, diagnostics: read.diagnostics };
+  }
+
+  private emitProgram(model: ProgramModel): EmittedFile[] {
+    const key = programFilesKey(model);
+    if (this.programFiles?.key !== key) this.programFiles = { key, files: emitProgramFiles(model) };
+    return this.programFiles.files;
+  }
+
+  private emitContext(context: ContextModel): EmittedFile[] {
+    let files = this.emitted.get(context);
+    if (files === undefined) {
+      files = emitContextFiles(context);
+      this.emitted.set(context, files);
+    }
+    return files;
+  }
 }
 
 function asError(diagnostic: Diagnostic): Diagnostic {

@@ -1,14 +1,14 @@
 // `wowc build --watch` as an object: an initial build, then a debounced rebuild whenever a `.wow`
-// file or `wow.config.json` changes. A rebuild re-parses only changed files (ParseCache), writes
-// only changed outputs (the build's quiet writes), survives errors (they are reported, the watch
+// file or `wow.config.json` changes. One Builder is kept across rebuilds: a rebuild re-reads and
+// re-parses only the changed files, re-binds and re-checks only the contexts they reach,
+// regenerates only those contexts, writes only changed outputs, survives errors (they are reported, the watch
 // goes on), and — as TypeSpec does — drops requests that arrive during a compile, replaying one
 // after it. The clock and the file-system watcher are injectable: tests drive them directly.
 import { watch as fsWatch } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { build, type BuildOptions } from "../program/build.js";
+import { Builder, type BuildOptions } from "../program/build.js";
 import type { PhaseTiming } from "../program/phases.js";
-import { ParseCache } from "./parse-cache.js";
 
 export const CONFIG_FILE = "wow.config.json";
 
@@ -44,8 +44,10 @@ export interface RebuildReport {
   /** Output files written and removed (relative to the output directory). */
   readonly written: readonly string[];
   readonly removed: readonly string[];
-  /** Files parsed by this build (the others came from the cache) and the number of sources. */
+  /** Files parsed by this build (the others were parsed before) and the number of sources. */
   readonly parsed: number;
+  /** Contexts checked by this build (the others kept their results). */
+  readonly checked: number;
   readonly sources: number;
   /** The changed paths that triggered it (relative to the root). */
   readonly changes: readonly string[];
@@ -67,7 +69,7 @@ export class Watcher {
   private readonly root: string;
   private readonly outDir: string;
   private readonly clock: WatchClock;
-  private readonly cache = new ParseCache();
+  private readonly builder: Builder;
   private readonly changes = new Set<string>();
   private timer: unknown;
   private building = false;
@@ -79,6 +81,12 @@ export class Watcher {
     this.root = resolve(options.root);
     this.outDir = resolve(this.root, options.outDir ?? "generated");
     this.clock = options.clock ?? realClock;
+    this.builder = new Builder({
+      root: this.root,
+      outDir: this.outDir,
+      write: true,
+      ...(options.warnAsError === undefined ? {} : { warnAsError: options.warnAsError }),
+    });
   }
 
   /** Builds once and starts watching. */
@@ -126,14 +134,10 @@ export class Watcher {
     let report: RebuildReport;
     try {
       const started = this.clock.now();
-      const result = build({
-        root: this.root,
-        outDir: this.outDir,
-        write: true,
-        parse: this.cache.parse,
-        ...(this.options.warnAsError === undefined ? {} : { warnAsError: this.options.warnAsError }),
-      });
-      this.cache.retain(result.files.map((f) => f.file.path));
+      // The first build, and any change of the config, reads every source again.
+      const first = this.builds === 0 || changes.includes(CONFIG_FILE);
+      const result = this.builder.run(first ? undefined : new Set(changes));
+      const work = this.builder.lastWork;
       report = {
         number: this.builds++,
         ms: this.clock.now() - started,
@@ -141,7 +145,8 @@ export class Watcher {
         ok: !result.diagnostics.some((d) => d.severity === "error"),
         written: result.output.changed,
         removed: result.output.removed,
-        parsed: this.cache.takeParsedCount(),
+        parsed: work.parsed,
+        checked: work.checked,
         sources: result.sourceCount,
         changes,
         timings: result.timings,

@@ -9,6 +9,7 @@ import { build } from "../../compiler/program/build.js";
 import { commandRoute, snakeCase } from "../../compiler/manifest/routes.js";
 import { MANIFEST_SCHEMA_ID } from "../../compiler/manifest/types.js";
 import { tempDir } from "./build-cases.js";
+import { textOf } from "../../compiler/emit/emit.js";
 
 const example = fileURLToPath(new URL("../../examples/eshop/", import.meta.url));
 const golden = fileURLToPath(new URL("./golden/eshop/wow-manifest.json", import.meta.url));
@@ -17,7 +18,7 @@ const schemaPath = fileURLToPath(new URL("../../schemas/wow-manifest.schema.json
 function eshopManifest(files?: string[]): string {
   const result = build({ root: example, write: false, manifest: true, ...(files === undefined ? {} : { files }) });
   expect(result.diagnostics).toEqual([]);
-  return result.manifestText!;
+  return textOf(result.manifestFile!);
 }
 
 describe("manifest", () => {

@@ -5,6 +5,7 @@ import { formatFile, formatText } from "../../compiler/format/format-text.js";
 import { compileSources } from "../../compiler/program/compile.js";
 import { lexFile } from "../../compiler/parse/parse-file.js";
 import { allSources, fixtureNames, fixturesDir, read } from "./helpers.js";
+import { textOf } from "../../compiler/emit/emit.js";
 
 describe("golden pairs (refresh with UPDATE_GOLDEN=1)", () => {
   it("has fixtures", () => expect(fixtureNames.length).toBeGreaterThanOrEqual(3));
@@ -47,7 +48,7 @@ describe("content: every token and every comment survives", () => {
 function manifestOf(sources: ReadonlyArray<readonly [string, string]>): unknown {
   const result = compileSources(sources.map(([path, text]) => ({ path, text })));
   expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  return JSON.parse(result.manifestText!, (key, value: unknown) => (key === "source" || key === "sources" ? undefined : value));
+  return JSON.parse(textOf(result.manifestFile!), (key, value: unknown) => (key === "source" || key === "sources" ? undefined : value));
 }
 
 describe("formatting never changes the manifest", () => {

@@ -1,0 +1,222 @@
+// The pipeline with memory: parse → bind → check → manifest, redoing only what a change reaches.
+// A one-shot build runs it once on an empty memory; `wowc build --watch` keeps one and feeds it
+// every rebuild, so that one edited file costs one parse, one context's bind and check (plus the
+// contexts that read that one), and one context's manifest fragment.
+//  - parse: a file is re-parsed only when its text changed;
+//  - bind: a context is re-bound only when its list of files (or one of them) changed;
+//  - check: a context is re-checked when it was re-bound, or when a context it depends on (it
+//    resolved a name there; "all" when a suggestion searched every context) was re-bound, added or
+//    removed, or when the program went from having syntax errors to none or back;
+//  - completeness (every command handled, every event produced) is redone for re-checked contexts
+//    and for the owners of events whose "produced somewhere" answer changed;
+//  - manifest: each context's fragment and its canonical text are kept with its model.
+import type { SourceFile, WowFile } from "../ast.js";
+import { bindContext, groupByContext } from "../binder/bind.js";
+import type { BoundProgram, ContextScope } from "../binder/symbols.js";
+import { checkContext, sortedModels, type ContextCheck } from "../checker/check.js";
+import { checkCompleteness } from "../checker/completeness.js";
+import { Reporter } from "../checker/reporter.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { sortDiagnostics } from "../diagnostics/format.js";
+import { manifestContext, manifestOf } from "../manifest/build-manifest.js";
+import { canonicalJson, canonicalJsonNested } from "../manifest/json.js";
+import { MANIFEST_FILE_NAME, type Manifest, type ManifestContext } from "../manifest/types.js";
+import type { ChunkedFile } from "../emit/emit.js";
+import type { ContextModel } from "../model.js";
+import { parseFile, type ParsedFile } from "../parse/parse-file.js";
+import type { CompileOptions, CompileResult } from "./compile.js";
+import { Phases } from "./phases.js";
+
+interface ParsedEntry {
+  readonly text: string;
+  readonly parsed: ParsedFile;
+}
+
+interface CheckedContext {
+  readonly result: ContextCheck;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+interface ContextState {
+  readonly files: readonly WowFile[];
+  readonly scope: ContextScope;
+  readonly bindDiagnostics: readonly Diagnostic[];
+  checked?: CheckedContext;
+  completeness?: readonly Diagnostic[];
+}
+
+interface ManifestPart {
+  readonly fragment: ManifestContext;
+  /** Its `"name": {…}` entry in the manifest's `contexts`, as canonical JSON prints it there (UTF-8). */
+  readonly bytes: Uint8Array;
+}
+
+const EMPTY_CONTEXTS = `"contexts": {}`;
+const OPEN = Buffer.from("{\n");
+const SEPARATOR = Buffer.from(",\n");
+const CLOSE = Buffer.from("\n  }");
+
+/** What the last compile did, for `--watch` reports and tests. */
+export interface CompileWork {
+  readonly parsed: number;
+  readonly bound: number;
+  readonly checked: number;
+}
+
+export class IncrementalProgram {
+  private readonly parsed = new Map<string, ParsedEntry>();
+  private contexts = new Map<string, ContextState>();
+  private complete: boolean | undefined;
+  private produced: ReadonlySet<string> = new Set();
+  private readonly manifestParts = new WeakMap<ContextModel, ManifestPart>();
+  private work: CompileWork = { parsed: 0, bound: 0, checked: 0 };
+
+  /** What the last `compile` had to redo. */
+  get lastWork(): CompileWork {
+    return this.work;
+  }
+
+  compile(sources: readonly SourceFile[], options: CompileOptions = {}, phases = new Phases(options.onPhase)): CompileResult {
+    const ordered = [...sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const parse = options.parse ?? parseFile;
+    const work = { parsed: 0, bound: 0, checked: 0 };
+    const parsedFiles = phases.run("parse", () => this.parse(ordered, parse, work));
+    const files = parsedFiles.map((p) => p.ast);
+    const complete = !parsedFiles.some((p) => p.diagnostics.some((d) => d.severity === "error"));
+    const { program, changed } = phases.run("bind", () => this.bind(files, work));
+    const models = phases.run("check", () => this.check(program, changed, complete, work));
+    this.work = work;
+
+    const diagnostics = sortDiagnostics(this.diagnostics(parsedFiles));
+    const model = { contexts: models };
+    if (options.manifest === false || diagnostics.some((d) => d.severity === "error")) return { diagnostics, files, model, timings: phases.timings };
+    return phases.run("manifest", () => {
+      const { manifest, manifestFile } = this.manifest(models);
+      return { diagnostics, files, model, manifest, manifestFile, timings: phases.timings };
+    });
+  }
+
+  private parse(ordered: readonly SourceFile[], parse: (source: SourceFile) => ParsedFile, work: { parsed: number }): ParsedFile[] {
+    const seen = new Set<string>();
+    const out = ordered.map((source) => {
+      seen.add(source.path);
+      const entry = this.parsed.get(source.path);
+      if (entry !== undefined && entry.text === source.text) return entry.parsed;
+      const parsed = parse(source);
+      this.parsed.set(source.path, { text: source.text, parsed });
+      work.parsed++;
+      return parsed;
+    });
+    for (const path of this.parsed.keys()) if (!seen.has(path)) this.parsed.delete(path);
+    return out;
+  }
+
+  /** Binds the contexts whose files changed; `changed` holds them and the removed ones. */
+  private bind(files: readonly WowFile[], work: { bound: number }): { program: BoundProgram; changed: ReadonlySet<string> } {
+    const next = new Map<string, ContextState>();
+    const changed = new Set<string>();
+    for (const [name, group] of groupByContext(files)) {
+      const previous = this.contexts.get(name);
+      if (previous !== undefined && sameFiles(previous.files, group)) {
+        next.set(name, previous);
+        continue;
+      }
+      const reporter = new Reporter();
+      next.set(name, { files: group, scope: bindContext(name, group, reporter), bindDiagnostics: reporter.diagnostics });
+      changed.add(name);
+      work.bound++;
+    }
+    for (const name of this.contexts.keys()) if (!next.has(name)) changed.add(name);
+    this.contexts = next;
+    const contexts = new Map<string, ContextScope>();
+    for (const [name, state] of next) contexts.set(name, state.scope);
+    return { program: { contexts }, changed };
+  }
+
+  private check(program: BoundProgram, changed: ReadonlySet<string>, complete: boolean, work: { checked: number }): ContextModel[] {
+    const everything = complete !== this.complete;
+    this.complete = complete;
+    const rechecked = new Set<string>();
+    for (const [name, state] of this.contexts) {
+      if (!everything && state.checked !== undefined && !changed.has(name) && !reaches(state.checked.result.dependencies, changed)) continue;
+      const reporter = new Reporter();
+      state.checked = { result: checkContext(state.scope, program, reporter, { complete }), diagnostics: reporter.diagnostics };
+      rechecked.add(name);
+      work.checked++;
+    }
+    const produced = new Set<string>();
+    for (const state of this.contexts.values()) for (const event of state.checked!.result.produced) produced.add(event);
+    // The owners of events produced before and not now, or now and not before.
+    const owners = new Set<string>();
+    for (const event of produced) if (!this.produced.has(event)) owners.add(contextOf(event));
+    for (const event of this.produced) if (!produced.has(event)) owners.add(contextOf(event));
+    this.produced = produced;
+    for (const [name, state] of this.contexts) {
+      if (!complete) {
+        state.completeness = undefined;
+        continue;
+      }
+      if (state.completeness !== undefined && !rechecked.has(name) && !owners.has(name)) continue;
+      const reporter = new Reporter();
+      checkCompleteness(state.scope, state.checked!.result.handled, produced, reporter);
+      state.completeness = reporter.diagnostics;
+    }
+    return sortedModels([...this.contexts.values()].map((state) => state.checked!.result.model));
+  }
+
+  private diagnostics(parsedFiles: readonly ParsedFile[]): Diagnostic[] {
+    const all: Diagnostic[] = [];
+    for (const parsed of parsedFiles) all.push(...parsed.diagnostics);
+    for (const state of this.contexts.values()) {
+      all.push(...state.bindDiagnostics, ...state.checked!.diagnostics);
+      if (state.completeness !== undefined) all.push(...state.completeness);
+    }
+    return all;
+  }
+
+  /**
+   * The manifest and its file: the canonical JSON of the shell around `contexts`, with each
+   * context's entry (printed and encoded once per model) spliced in where the empty `{}` stands.
+   */
+  private manifest(models: readonly ContextModel[]): { manifest: Manifest; manifestFile: ChunkedFile } {
+    const parts = models.map((model) => {
+      let part = this.manifestParts.get(model);
+      if (part === undefined) {
+        const fragment = manifestContext(model);
+        part = { fragment, bytes: Buffer.from(`    ${JSON.stringify(fragment.name)}: ${canonicalJsonNested(fragment, 2)}`) };
+        this.manifestParts.set(model, part);
+      }
+      return part;
+    });
+    const manifest = manifestOf(parts.map((p) => p.fragment));
+    const shell = canonicalJson({ ...manifest, contexts: {} });
+    const at = shell.indexOf(EMPTY_CONTEXTS) + EMPTY_CONTEXTS.length - 2;
+    const chunks: Uint8Array[] = [Buffer.from(shell.slice(0, at))];
+    if (parts.length === 0) chunks.push(Buffer.from("{}"));
+    else {
+      chunks.push(OPEN);
+      parts.forEach((part, i) => chunks.push(...(i === 0 ? [] : [SEPARATOR]), part.bytes));
+      chunks.push(CLOSE);
+    }
+    chunks.push(Buffer.from(shell.slice(at + 2)));
+    return { manifest, manifestFile: { path: MANIFEST_FILE_NAME, chunks } };
+  }
+}
+
+function sameFiles(a: readonly WowFile[], b: readonly WowFile[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function reaches(dependencies: ReadonlySet<string> | "all", changed: ReadonlySet<string>): boolean {
+  if (changed.size === 0) return false;
+  if (dependencies === "all") return true;
+  for (const name of changed) if (dependencies.has(name)) return true;
+  return false;
+}
+
+/** `ctx-1` of `ctx-1.OrderCreated` (declared names have no dot). */
+function contextOf(qualifiedName: string): string {
+  return qualifiedName.slice(0, qualifiedName.lastIndexOf("."));
+}

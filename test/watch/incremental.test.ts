@@ -1,0 +1,194 @@
+// The watcher's Builder redoes only what a change reaches (files parsed, contexts bound and checked,
+// contexts regenerated). Whatever it skips, each rebuild must give exactly what a build from nothing
+// gives: the same diagnostics and the same output files, byte for byte. Seeded edit sequences —
+// docs, renames that break references in other contexts, syntax errors and their fixes, files
+// added, deleted and moved to another context, job changes — check that after every step.
+import { mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Builder, build, type BuildResult } from "../../compiler/program/build.js";
+import { IncrementalProgram } from "../../compiler/program/incremental.js";
+import { generate } from "../bench/synthetic-project.js";
+import { mulberry32, pick, type Random } from "../support/random.js";
+import { scratchDir } from "../tools/run-wowc.js";
+
+const ESHOP = join(import.meta.dirname, "../../examples/eshop");
+
+function writeProject(dir: string): void {
+  for (const name of ["order.wow", "inventory.wow"]) writeFileSync(join(dir, name), readFileSync(join(ESHOP, name), "utf8"));
+  for (const file of generate(60)) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+    writeFileSync(join(dir, file.path), file.text);
+  }
+}
+
+function outputs(outDir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.set(relative(outDir, path), readFileSync(path, "utf8"));
+    }
+  };
+  try {
+    walk(outDir);
+  } catch {
+    // no output directory yet
+  }
+  return files;
+}
+
+function summary(result: BuildResult): string[] {
+  return result.diagnostics.map((d) => `${d.loc?.file.path ?? ""}:${d.loc?.start ?? ""}-${d.loc?.end ?? ""} ${d.severity} ${d.code} ${d.message} ${d.hint ?? ""}`);
+}
+
+function wowFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (at: string): void => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory() && entry.name !== "generated" && entry.name !== "fresh") walk(path);
+      else if (entry.name.endsWith(".wow")) found.push(relative(dir, path).split("\\").join("/"));
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+type Edit = (dir: string, random: Random) => string[];
+
+const replaceIn = (path: string, dir: string, from: RegExp, to: (match: string) => string): void => {
+  const text = readFileSync(join(dir, path), "utf8");
+  writeFileSync(join(dir, path), text.replace(from, to));
+};
+
+/** Each edit changes the project and returns the paths it touched (relative to the root). */
+const edits: Record<string, Edit> = {
+  doc(dir, random) {
+    const path = pick(random, wowFiles(dir));
+    replaceIn(path, dir, /\n(\s*)(command|event|aggregate) /, (m) => `\n/** Edited ${Math.floor(random() * 1e6)}. */${m}`);
+    return [path];
+  },
+  renameCommand(dir, random) {
+    // Breaks the handler and maybe references from another context, until renamed back.
+    const path = pick(random, wowFiles(dir));
+    const text = readFileSync(join(dir, path), "utf8");
+    const name = /command (\w+)/.exec(text)?.[1];
+    if (name === undefined) return [];
+    writeFileSync(join(dir, path), text.replaceAll(new RegExp(`command ${name}\\b`, "g"), `command ${name}X`));
+    return [path];
+  },
+  renameEvent(dir, random) {
+    // Other contexts name these events (`ctx-1.OrderCreated3`): their checks must be redone.
+    const path = pick(random, wowFiles(dir));
+    const text = readFileSync(join(dir, path), "utf8");
+    const name = /event (OrderCreated\w*)/.exec(text)?.[1];
+    if (name === undefined) return [];
+    writeFileSync(join(dir, path), text.replaceAll(new RegExp(`\\b${name}\\b`, "g"), `${name}Renamed`));
+    return [path];
+  },
+  syntaxError(dir, random) {
+    const path = pick(random, wowFiles(dir));
+    replaceIn(path, dir, /\}\s*$/, () => "");
+    return [path];
+  },
+  fixAll(dir) {
+    // Puts every file back as generated: fixes whatever earlier edits broke.
+    const before = new Set(wowFiles(dir));
+    for (const path of before) unlinkSync(join(dir, path));
+    writeProject(dir);
+    return [...new Set([...before, ...wowFiles(dir)])];
+  },
+  cron(dir, random) {
+    const path = pick(random, wowFiles(dir));
+    replaceIn(path, dir, /cron = "([^"]*)"/, () => `cron = "0 ${Math.floor(random() * 60)} 6 * * *"`);
+    return [path];
+  },
+  addFile(dir, random) {
+    const name = `added-${Math.floor(random() * 1e6)}`;
+    const path = `extra/${name}.wow`;
+    mkdirSync(join(dir, "extra"), { recursive: true });
+    writeFileSync(join(dir, path), `context ${pick(random, ["extra", "ctx-0", "eshop-order"])}\n\naggregate A${name.replace("-", "")} {\n  command Go { a: int }\n  event Went { a: int }\n  @OnCommand(produces = [Went])\n  on Go\n}\n`);
+    return [path];
+  },
+  deleteFile(dir, random) {
+    const path = pick(random, wowFiles(dir));
+    rmSync(join(dir, path));
+    return [path];
+  },
+  moveContext(dir, random) {
+    const path = pick(random, wowFiles(dir));
+    replaceIn(path, dir, /^context (\S+)/m, () => `context ${pick(random, ["ctx-0", "ctx-1", "moved", "eshop-inventory"])}`);
+    return [path];
+  },
+};
+
+describe("incremental builds equal builds from nothing", () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: 14 random edits, each rebuild compared with a fresh build`, () => {
+      const random = mulberry32(seed);
+      const dir = scratchDir("wowc-incremental-");
+      writeProject(dir);
+      const builder = new Builder({ root: dir, outDir: join(dir, "generated"), write: true });
+      const initial = builder.run();
+      expect(initial.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      const names = Object.keys(edits);
+      let reused = 0;
+      for (let step = 0; step < 14; step++) {
+        const name = step % 4 === 3 ? "fixAll" : pick(random, names);
+        const touched = edits[name]!(dir, random);
+        const incremental = builder.run(new Set(touched));
+        if (builder.lastWork.checked < incremental.model.contexts.length) reused++;
+        rmSync(join(dir, "fresh"), { recursive: true, force: true });
+        const fresh = build({ root: dir, outDir: join(dir, "fresh"), write: true });
+        const label = `seed ${seed}, step ${step} (${name} ${touched.join(" ")})`;
+        expect(summary(incremental), label).toEqual(summary(fresh));
+        if (!fresh.diagnostics.some((d) => d.severity === "error")) {
+          const mine = outputs(join(dir, "generated"));
+          const theirs = outputs(join(dir, "fresh"));
+          expect([...mine.keys()].sort(), label).toEqual([...theirs.keys()].sort());
+          for (const [path, text] of theirs) expect(mine.get(path), `${label}: ${path}`).toBe(text);
+        }
+      }
+      // The point of it: most rebuilds re-checked only some of the contexts.
+      expect(reused).toBeGreaterThan(5);
+    });
+  }
+
+  it("a rebuild after one edit re-parses one file and re-checks only the contexts that read it", () => {
+    const dir = scratchDir("wowc-incremental-");
+    writeProject(dir);
+    const builder = new Builder({ root: dir, write: true });
+    const initial = builder.run();
+    const contexts = initial.model.contexts.length;
+    expect(builder.lastWork).toEqual({ parsed: initial.files.length, bound: contexts, checked: contexts });
+
+    // ctx-1 is read by ctx-2 (a saga there handles an event of ctx-1), and by no other context.
+    const path = wowFiles(dir).find((p) => p.startsWith("ctx-1/"))!;
+    replaceIn(path, dir, /\n(\s*)command /, (m) => `\n/** A doc. */${m}`);
+    const result = builder.run(new Set([path]));
+    expect(builder.lastWork).toEqual({ parsed: 1, bound: 1, checked: 2 });
+    expect(result.output.changed).toEqual(expect.arrayContaining(["wow-manifest.json"]));
+    expect(result.output.changed.every((p) => p === "wow-manifest.json" || p.startsWith("ctx-1/"))).toBe(true);
+    // Nothing changed: nothing parsed, checked or written.
+    const again = builder.run(new Set([path]));
+    expect(builder.lastWork).toEqual({ parsed: 0, bound: 0, checked: 0 });
+    expect(again.output).toEqual({ changed: [], removed: [] });
+  });
+});
+
+describe("incremental completeness", () => {
+  it("an event that stops being produced from another context is reported in its own, unchanged context", () => {
+    const a = { path: "a.wow", text: "context a\n\naggregate A {\n  command Do {}\n  event Done {}\n  @OnCommand(produces = [Done])\n  on Do\n  event Other {}\n}\n" };
+    const b = (produces: string) => ({ path: "b.wow", text: `context b\n\naggregate B {\n  command Go {}\n  event Went {}\n  @OnCommand(produces = [${produces}])\n  on Go\n}\n` });
+    const program = new IncrementalProgram();
+    const codes = (sources: { path: string; text: string }[]) =>
+      program.compile(sources, { manifest: false }).diagnostics.map((d) => `${d.loc?.file.path} ${d.code}`);
+    // b wrongly produces a.Other (WOW3009): a.Other counts as produced, so no WOW3008 in a.
+    expect(codes([a, b("Went, a.Other")])).toEqual(["b.wow WOW3009"]);
+    // b changes, a does not: a is not re-checked, but its completeness is.
+    expect(codes([a, b("Went")])).toEqual(["a.wow WOW3008"]);
+    expect(program.lastWork.checked).toBe(1);
+  });
+});
