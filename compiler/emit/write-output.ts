@@ -2,7 +2,7 @@
 // files wowc generated before and no longer produces are deleted — only inside the output
 // directory, only those listed in its record `<out>/.wowc-files`. In check mode nothing is
 // written: the result lists what is out of date.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { ChunkedFile, EmittedFile } from "./emit.js";
 
@@ -17,7 +17,7 @@ function contentOf(file: EmittedFile | ChunkedFile): Content {
 function sameContent(a: Content | undefined, b: Content): boolean {
   if (typeof a === "string" || typeof b === "string") return a === b;
   if (a === undefined || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && Buffer.compare(a[i]!, b[i]!) !== 0) return false;
+  for (let i = 0; i < a.length; i++) if (!sameChunk(a[i]!, b[i]!)) return false;
   return true;
 }
 
@@ -33,15 +33,43 @@ function writeContent(path: string, content: Content): void {
     writeFileSync(path, content);
     return;
   }
-  const fd = openSync(path, "w");
+  writeChunks(openSync(path, "w"), content, 0, 0);
+}
+
+/**
+ * Rewrites a file this process wrote as `known` with `content`: only from the first part that
+ * differs (the parts before it are on disk already), then cuts the file to its new size. Throws
+ * when the file is gone.
+ */
+function rewriteContent(path: string, known: Content, content: Content): void {
+  if (typeof content === "string" || typeof known === "string") {
+    writeContent(path, content);
+    return;
+  }
+  let first = 0;
+  let offset = 0;
+  while (first < content.length && first < known.length && sameChunk(known[first]!, content[first]!)) offset += content[first++]!.byteLength;
+  writeChunks(openSync(path, "r+"), content, first, offset);
+}
+
+/** Writes `chunks[from…]` at `offset`, cuts the file there, closes it. */
+function writeChunks(fd: number, chunks: readonly Uint8Array[], from: number, offset: number): void {
   try {
-    for (const chunk of content) {
+    let at = offset;
+    for (let i = from; i < chunks.length; i++) {
+      const chunk = chunks[i]!;
       let done = 0;
-      while (done < chunk.byteLength) done += writeSync(fd, chunk, done, chunk.byteLength - done);
+      while (done < chunk.byteLength) done += writeSync(fd, chunk, done, chunk.byteLength - done, at + done);
+      at += chunk.byteLength;
     }
+    ftruncateSync(fd, at);
   } finally {
     closeSync(fd);
   }
+}
+
+function sameChunk(a: Uint8Array, b: Uint8Array): boolean {
+  return a === b || Buffer.compare(a, b) === 0;
 }
 
 /** The record of the files wowc generated into an output directory, one relative path a line. */
@@ -73,8 +101,18 @@ class Writer {
     return this.overwrite(path, content);
   }
 
-  /** Writes without comparing (the caller knows the content differs). */
-  overwrite(path: string, content: Content): boolean {
+  /** Replaces `known`, which this process wrote there, by `content` (the caller knows they differ). */
+  rewrite(path: string, known: Content, content: Content): boolean {
+    try {
+      rewriteContent(path, known, content);
+      return true;
+    } catch {
+      return this.overwrite(path, content); // its directory is gone: made again
+    }
+  }
+
+  /** Writes without comparing. */
+  private overwrite(path: string, content: Content): boolean {
     const dir = dirname(path);
     if (!this.directories.has(dir)) {
       mkdirSync(dir, { recursive: true });
@@ -136,7 +174,7 @@ export function writeOutput(outDir: string, files: ReadonlyArray<EmittedFile | C
     const known = memory?.contents.get(file.path);
     if (known !== undefined && sameContent(known, content)) continue;
     const path = inside(root, file.path);
-    const differs = check ? !holds(path, content) : known !== undefined ? writer.overwrite(path, content) : writer.write(path, content);
+    const differs = check ? !holds(path, content) : known !== undefined ? writer.rewrite(path, known, content) : writer.write(path, content);
     memory?.contents.set(file.path, content);
     // The record follows the generated files: it is written with them, never reported on its own.
     if (differs && file !== record) changed.push(file.path);

@@ -67,7 +67,9 @@ export class IncrementalProgram {
   private readonly parsed = new Map<string, ParsedEntry>();
   private contexts = new Map<string, ContextState>();
   private complete: boolean | undefined;
-  private produced: ReadonlySet<string> = new Set();
+  /** Each event named by some `produces`, with how many contexts name it; and what each context names. */
+  private readonly producedCounts = new Map<string, number>();
+  private readonly producedBy = new Map<string, ReadonlySet<string>>();
   private readonly manifestParts = new WeakMap<ContextModel, ManifestPart>();
   private work: CompileWork = { parsed: 0, bound: 0, checked: 0 };
 
@@ -144,13 +146,7 @@ export class IncrementalProgram {
       rechecked.add(name);
       work.checked++;
     }
-    const produced = new Set<string>();
-    for (const state of this.contexts.values()) for (const event of state.checked!.result.produced) produced.add(event);
-    // The owners of events produced before and not now, or now and not before.
-    const owners = new Set<string>();
-    for (const event of produced) if (!this.produced.has(event)) owners.add(contextOf(event));
-    for (const event of this.produced) if (!produced.has(event)) owners.add(contextOf(event));
-    this.produced = produced;
+    const owners = this.updateProduced(rechecked);
     for (const [name, state] of this.contexts) {
       if (!complete) {
         state.completeness = undefined;
@@ -158,10 +154,38 @@ export class IncrementalProgram {
       }
       if (state.completeness !== undefined && !rechecked.has(name) && !owners.has(name)) continue;
       const reporter = new Reporter();
-      checkCompleteness(state.scope, state.checked!.result.handled, produced, reporter);
+      checkCompleteness(state.scope, state.checked!.result.handled, this.producedCounts, reporter);
       state.completeness = reporter.diagnostics;
     }
     return sortedModels([...this.contexts.values()].map((state) => state.checked!.result.model));
+  }
+
+  /**
+   * Brings the count of `produces` naming each event up to date with the re-checked and removed
+   * contexts; returns the contexts owning an event whose count went from zero or to zero.
+   */
+  private updateProduced(rechecked: ReadonlySet<string>): Set<string> {
+    const owners = new Set<string>();
+    const add = (events: ReadonlySet<string>, delta: 1 | -1): void => {
+      for (const event of events) {
+        const before = this.producedCounts.get(event) ?? 0;
+        const after = before + delta;
+        if (after === 0) this.producedCounts.delete(event);
+        else this.producedCounts.set(event, after);
+        if (before === 0 || after === 0) owners.add(contextOf(event));
+      }
+    };
+    for (const [name, events] of this.producedBy) {
+      if (this.contexts.has(name) && !rechecked.has(name)) continue;
+      add(events, -1);
+      this.producedBy.delete(name);
+    }
+    for (const name of rechecked) {
+      const events = this.contexts.get(name)!.checked!.result.produced;
+      add(events, 1);
+      this.producedBy.set(name, events);
+    }
+    return owners;
   }
 
   private diagnostics(parsedFiles: readonly ParsedFile[]): Diagnostic[] {
