@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { refKey, type AggregateRef } from "../model/aggregate-ref.js";
+import { refKey, sameRef, type AggregateRef } from "../model/aggregate-ref.js";
 import type { EventMessage } from "../model/messages.js";
 import {
   DuplicateRequestError,
@@ -18,6 +18,7 @@ import {
 } from "./journal.js";
 import { commitEntries } from "./batch-commit.js";
 import { migrate } from "./sqlite-schema.js";
+import { slotRequestId } from "../timers/scheduled-command.js";
 import { TIMER_COLUMNS, eventData, refOfKey, timerSpecData, toEvent, toTimer, type EventRecord, type TimerRecord } from "./sqlite-rows.js";
 
 export interface SqliteJournalOptions {
@@ -38,9 +39,18 @@ export interface SqliteJournalOptions {
   readonly walAutocheckpoint?: number;
 }
 
-/** Columns `version` (null: no events) and `deleted` (0/1) of the stream `k.stream`. */
-const STREAM_STATE = `(SELECT e.version FROM wow_events AS e WHERE e.stream = k.stream ORDER BY e.version DESC LIMIT 1) AS version,
-  EXISTS (SELECT 1 FROM wow_deleted AS d WHERE d.stream = k.stream) AS deleted`;
+/** Columns `version` (null: no events) and `deleted` (0/1) of the stream `stream` (an SQL expression). */
+const streamState = (stream: string) => `(SELECT e.version FROM wow_events AS e WHERE e.stream = ${stream} ORDER BY e.version DESC LIMIT 1) AS version,
+  EXISTS (SELECT 1 FROM wow_deleted AS d WHERE d.stream = ${stream}) AS deleted`;
+const STREAM_STATE = streamState("k.stream");
+
+/** A due timer's row, then what its slot's command meets: its target stream's state and its request's record (`DueRecord`). */
+const DUE_WITH_INPUTS = `SELECT ${TIMER_COLUMNS}, ${streamState("t.stream")}, r.version, r.error_code
+  FROM (SELECT ${TIMER_COLUMNS}, coalesce(target, owner) AS stream, id || '#' || slot AS request_id -- slotRequestId
+        FROM wow_timers WHERE status = 0 AND fire_at <= ? ORDER BY fire_at LIMIT ?) AS t
+  LEFT JOIN wow_requests AS r ON r.stream = t.stream AND r.request_id = t.request_id`;
+
+type DueRecord = [...TimerRecord, version: number | null, deleted: number, requestVersion: number | null, errorCode: string | null];
 
 /** A stream's state as read: its version (0: none) and whether it is deleted. */
 interface StreamState {
@@ -58,6 +68,13 @@ interface LoadedStreams {
   readonly streams: Map<string, StreamState>;
 }
 
+/** A slot's decision input as `dueTimers` read it (for its stream `key`), with the stream's state (also when the request is decided). */
+interface Prefetched {
+  readonly key: string;
+  readonly input: DecisionInput;
+  readonly state: StreamState;
+}
+
 /** `total_changes()` (rows this connection changed) and `data_version` (moves when another connection commits). */
 type WriteMark = [changes: number, dataVersion: number];
 
@@ -71,6 +88,8 @@ export class SqliteJournal implements Journal {
   private readonly groupTx;
   private readonly keys = new WeakMap<AggregateRef, string>();
   private loaded: LoadedStreams | undefined;
+  /** What the last `dueTimers` read of its timers' slots' commands (by request id), valid while its mark is. */
+  private prefetched: { readonly mark: WriteMark; readonly inputs: Map<string, Prefetched> } | undefined;
   private pending: { commit: Commit; resolve: (r: AppendResult) => void; reject: (e: unknown) => void }[] = [];
 
   constructor(readonly path: string, options: SqliteJournalOptions = {}) {
@@ -116,8 +135,8 @@ export class SqliteJournal implements Journal {
         .raw(),
       /** Setting a key again replaces its timer (new id, spec and slot; pending, attempts reset) in one statement. */
       setTimer: db.prepare(
-        `INSERT INTO wow_timers (id, owner, key, spec, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (owner, key) DO UPDATE SET id = excluded.id, spec = excluded.spec, slot = excluded.slot, due = excluded.due,
+        `INSERT INTO wow_timers (id, owner, key, target, spec, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (owner, key) DO UPDATE SET id = excluded.id, target = excluded.target, spec = excluded.spec, slot = excluded.slot, due = excluded.due,
            fire_at = excluded.fire_at, status = 0, attempts = 0, last_error = NULL, parked_at = NULL`,
       ),
       deleteTimerByKey: db.prepare("DELETE FROM wow_timers WHERE owner = ? AND key = ?"),
@@ -129,9 +148,7 @@ export class SqliteJournal implements Journal {
            RETURNING ${TIMER_COLUMNS}`,
         )
         .raw(),
-      due: db
-        .prepare<[number, number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 0 AND fire_at <= ? ORDER BY fire_at LIMIT ?`)
-        .raw(),
+      due: db.prepare<[number, number], DueRecord>(DUE_WITH_INPUTS).raw(),
       nextFireAt: db.prepare<[], { at: number | null }>("SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0"),
       /** Ends many slots at once: the parameter is a JSON array of [id, slot]. */
       settleDone: db.prepare(
@@ -235,18 +252,39 @@ export class SqliteJournal implements Journal {
     });
   }
 
+  /**
+   * What `dueTimers` read with the timers serves the requests it covers (the slots as read) if nothing was
+   * written since; the others are read here, in one statement.
+   */
   async loadForDecisions(requests: readonly DecisionRequest[]): Promise<DecisionInput[]> {
     const keys = requests.map((r) => this.keyOf(r.aggregate));
     // The mark first: a write after it (even one the read below already sees) voids the states for `commitBatch`.
     const mark = this.stmt.writeMark.get()!;
-    const rows = this.stmt.streamsAndRequests.all(JSON.stringify(requests.map((r, i) => [keys[i], r.requestId])));
+    const prefetched = this.prefetched;
+    this.prefetched = undefined;
+    const known = prefetched !== undefined && sameMark(prefetched.mark, mark) ? prefetched.inputs : undefined;
+    const inputs = new Array<DecisionInput>(requests.length);
     const streams = new Map<string, StreamState>();
-    rows.forEach(([version, deleted], i) => streams.set(keys[i]!, { version: version ?? 0, deleted: deleted === 1 }));
+    const missing: number[] = [];
+    for (let i = 0; i < requests.length; i++) {
+      const hit = known?.get(requests[i]!.requestId);
+      if (hit === undefined || hit.key !== keys[i]) missing.push(i);
+      else {
+        inputs[i] = hit.input;
+        streams.set(keys[i]!, hit.state);
+      }
+    }
+    if (missing.length > 0) {
+      const rows = this.stmt.streamsAndRequests.all(JSON.stringify(missing.map((i) => [keys[i], requests[i]!.requestId])));
+      rows.forEach(([version, deleted, requestVersion, errorCode], m) => {
+        const i = missing[m]!;
+        const key = keys[i]!;
+        streams.set(key, { version: version ?? 0, deleted: deleted === 1 });
+        inputs[i] = requestVersion !== null ? { decided: { requestId: requests[i]!.requestId, version: requestVersion, errorCode: errorCode! } } : { stream: this.streamOf(key, version, deleted) };
+      });
+    }
     this.loaded = { mark, streams };
-    return rows.map(([version, deleted, requestVersion, errorCode], i): DecisionInput => {
-      if (requestVersion !== null) return { decided: { requestId: requests[i]!.requestId, version: requestVersion, errorCode: errorCode! } };
-      return { stream: this.streamOf(keys[i]!, version, deleted) };
-    });
+    return inputs;
   }
 
   async commitBatch(entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
@@ -265,19 +303,40 @@ export class SqliteJournal implements Journal {
 
   /** The lease is the new fireAt alone (`owner` is not stored: no reader needs it, and it would grow every claimed row). */
   async claimDue(now: number, limit: number, leaseUntil: number): Promise<TimerRow[]> {
-    const owners = new Map<string, AggregateRef>();
+    const refs = new Map<string, AggregateRef>();
     return this.stmt.claim
       .all(leaseUntil, now, limit)
-      .map((row) => toTimer(row, owners))
+      .map((row) => toTimer(row, refs))
       .sort((a, b) => a.due - b.due);
   }
 
   async dueTimers(now: number, limit: number): Promise<TimerRow[]> {
-    const owners = new Map<string, AggregateRef>();
-    return this.stmt.due
-      .all(now, limit)
-      .map((row) => toTimer(row, owners))
-      .sort((a, b) => a.due - b.due);
+    // The mark first: a write after it voids what is read with the timers (see `loadForDecisions`).
+    const mark = this.stmt.writeMark.get()!;
+    const refs = new Map<string, AggregateRef>();
+    const inputs = new Map<string, Prefetched>();
+    const streams = new Map<string, StoredStream>();
+    const timers = this.stmt.due.all(now, limit).map((row) => {
+      const timer = toTimer(row as unknown as TimerRecord, refs);
+      const key = row[11] ?? row[1];
+      this.keys.set(timer.target, key);
+      const requestId = slotRequestId(timer.id, timer.slot);
+      const version = row[12];
+      const deleted = row[13];
+      const requestVersion = row[14];
+      const state = { version: version ?? 0, deleted: deleted === 1 };
+      let input: DecisionInput;
+      if (requestVersion !== null) input = { decided: { requestId, version: requestVersion, errorCode: row[15]! } };
+      else {
+        let stream = streams.get(key);
+        if (stream === undefined) streams.set(key, (stream = this.streamOf(key, version, deleted)));
+        input = { stream };
+      }
+      inputs.set(requestId, { key, input, state });
+      return timer;
+    });
+    this.prefetched = { mark, inputs };
+    return timers.sort((a, b) => a.due - b.due);
   }
 
   async nextFireAt(): Promise<number | undefined> {
@@ -350,7 +409,7 @@ export class SqliteJournal implements Journal {
         continue;
       }
       const t = change.timer;
-      this.stmt.setTimer.run(t.id, key, t.key, timerSpecData(t), t.slot, t.due, t.due);
+      this.stmt.setTimer.run(t.id, key, t.key, sameRef(t.target, t.owner) ? null : this.keyOf(t.target), timerSpecData(t), t.slot, t.due, t.due);
     }
     known?.set(key, { version: newVersion, deleted: stream.deleted || commit.deleted === true });
     return { version: newVersion, events: committed };

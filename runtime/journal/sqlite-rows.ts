@@ -1,4 +1,4 @@
-import { sameRef, type AggregateRef } from "../model/aggregate-ref.js";
+import { refKey, sameRef, type AggregateRef } from "../model/aggregate-ref.js";
 import type { Causation, CommandDraft, EventMessage } from "../model/messages.js";
 import type { ScheduleRule } from "../model/schedule-rule.js";
 import type { TimerRow, TimerSpec } from "./journal.js";
@@ -18,7 +18,11 @@ interface EventData {
 }
 
 export function eventData(event: EventMessage): string {
-  const data: EventData = { i: event.eventId, b: event.body, c: event.commandId, ...(event.requestId === event.commandId ? {} : { r: event.requestId }), t: event.createdAt };
+  // Two literal shapes (no spread): JSON.stringify's fast path for plain objects.
+  const data: EventData =
+    event.requestId === event.commandId
+      ? { i: event.eventId, b: event.body, c: event.commandId, t: event.createdAt }
+      : { i: event.eventId, b: event.body, c: event.commandId, r: event.requestId, t: event.createdAt };
   return JSON.stringify(data);
 }
 
@@ -36,23 +40,49 @@ export function refOfKey(key: string): AggregateRef {
   return { context, aggregate, tenantId, id };
 }
 
-/** A timer's `spec`: target and causation's aggregate are left out when they are its owner. */
+/**
+ * A timer's `spec`: rule, command and causation. Its target is the row's `target` column (null when it is
+ * the owner); the causation's aggregate is left out when it is the owner, its request id when it equals
+ * its command id.
+ */
 interface SpecData {
+  readonly rule: ScheduleRule;
+  readonly command: CommandDraft;
+  readonly causation: { readonly version: number; readonly commandId: string; readonly requestId?: string; readonly aggregate?: AggregateRef };
+}
+
+export function timerSpecData(t: TimerSpec): string {
+  const { aggregate, version, commandId, requestId } = t.causation;
+  const causation: SpecData["causation"] = {
+    version,
+    commandId,
+    ...(requestId === commandId ? {} : { requestId }),
+    ...(sameRef(aggregate, t.owner) ? {} : { aggregate }),
+  };
+  const data: SpecData = { rule: t.rule, command: t.command, causation };
+  return JSON.stringify(data);
+}
+
+/** The spec of a timer row written before schema version 2 (target and causation in full, in the spec). */
+interface SpecDataV1 {
   readonly rule: ScheduleRule;
   readonly command: CommandDraft;
   readonly target?: AggregateRef;
   readonly causation: Omit<Causation, "aggregate"> & { readonly aggregate?: AggregateRef };
 }
 
-export function timerSpecData(t: TimerSpec): string {
-  const { aggregate, ...causation } = t.causation;
-  const data: SpecData = {
-    rule: t.rule,
-    command: t.command,
-    ...(sameRef(t.target, t.owner) ? {} : { target: t.target }),
-    causation: sameRef(aggregate, t.owner) ? causation : { ...causation, aggregate },
+/** Schema version 2's `target` column and `spec` of a version 1 row. */
+export function timerRowV2(specV1: string): { target: string | null; spec: string } {
+  const old = JSON.parse(specV1) as SpecDataV1;
+  const { aggregate, version, commandId, requestId } = old.causation;
+  const causation: SpecData["causation"] = {
+    version,
+    commandId,
+    ...(requestId === commandId ? {} : { requestId }),
+    ...(aggregate === undefined ? {} : { aggregate }),
   };
-  return JSON.stringify(data);
+  const data: SpecData = { rule: old.rule, command: old.command, causation };
+  return { target: old.target === undefined ? null : refKey(old.target), spec: JSON.stringify(data) };
 }
 
 /** A timer row as read (raw, in `TIMER_COLUMNS` order: no per-row object keyed by column name). */
@@ -68,35 +98,43 @@ export type TimerRecord = [
   attempts: number,
   lastError: string | null,
   parkedAt: number | null,
+  target: string | null,
 ];
 
-export const TIMER_COLUMNS = "id, owner, spec, key, slot, due, fire_at, status, attempts, last_error, parked_at";
+export const TIMER_COLUMNS = "id, owner, spec, key, slot, due, fire_at, status, attempts, last_error, parked_at, target";
 
-/** `owners` caches owner keys' refs across the rows of one read (a batch's timers often share owners). */
+/** `refs` caches refs by key across the rows of one read (a batch's timers often share owners and targets). */
 export function toTimer(
-  [id, ownerKey, specJson, key, slot, due, fireAt, status, attempts, lastError, parkedAt]: TimerRecord,
-  owners: Map<string, AggregateRef> = new Map(),
+  [id, ownerKey, specJson, key, slot, due, fireAt, status, attempts, lastError, parkedAt, targetKey]: TimerRecord,
+  refs: Map<string, AggregateRef> = new Map(),
 ): TimerRow {
-  let owner = owners.get(ownerKey);
-  if (owner === undefined) {
-    owner = refOfKey(ownerKey);
-    owners.set(ownerKey, owner);
-  }
+  const owner = cachedRef(ownerKey, refs);
   const spec = JSON.parse(specJson) as SpecData;
-  return {
+  const c = spec.causation;
+  const row: { -readonly [K in keyof TimerRow]: TimerRow[K] } = {
     id,
     owner,
     key,
     rule: spec.rule,
     command: spec.command,
-    target: spec.target ?? owner,
-    causation: { aggregate: spec.causation.aggregate ?? owner, version: spec.causation.version, commandId: spec.causation.commandId, requestId: spec.causation.requestId },
+    target: targetKey === null ? owner : cachedRef(targetKey, refs),
+    causation: { aggregate: c.aggregate ?? owner, version: c.version, commandId: c.commandId, requestId: c.requestId ?? c.commandId },
     slot,
     due,
     status: status === 1 ? "parked" : "pending",
     fireAt,
     attempts,
-    ...(lastError === null ? {} : { lastError }),
-    ...(parkedAt === null ? {} : { parkedAt }),
   };
+  if (lastError !== null) row.lastError = lastError;
+  if (parkedAt !== null) row.parkedAt = parkedAt;
+  return row;
+}
+
+function cachedRef(key: string, refs: Map<string, AggregateRef>): AggregateRef {
+  let ref = refs.get(key);
+  if (ref === undefined) {
+    ref = refOfKey(key);
+    refs.set(key, ref);
+  }
+  return ref;
 }

@@ -1,9 +1,17 @@
 import type Database from "better-sqlite3";
+import { timerRowV2 } from "./sqlite-rows.js";
+
+/** A schema step: its SQL, then (optional) a rewrite of existing rows that SQL alone would not do exactly. */
+export interface Migration {
+  readonly version: number;
+  readonly sql: string;
+  readonly rows?: (db: Database.Database) => void;
+}
 
 /**
  * Schema migrations, in order; the database records the last applied in `wow_meta.schema_version`.
- * Nothing is released yet, so version 1 is edited in place rather than migrated (a journal from an
- * earlier development build must be recreated). Changes to it so far: `wow_timers.lease_owner` is
+ * Version 1 was edited in place during early development (a journal from a build before its last edit
+ * must be recreated); later changes are migrations, so a version 1 journal is upgraded. Edits to 1: `wow_timers.lease_owner` is
  * gone (a claim's lease is its `fire_at`; nothing read the owner, and writing it grew every claimed row);
  * `wow_streams` (a row per stream, rewritten by every commit) is gone: a stream's version is the
  * highest of its events (a seek on `wow_events_stream`), and `wow_deleted` lists deleted streams;
@@ -11,7 +19,7 @@ import type Database from "better-sqlite3";
  * version, sequence or type in an event's JSON; no owner in a timer's, nor a target or causation
  * aggregate equal to it — see `sqlite-rows.ts`).
  */
-export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -52,6 +60,20 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       CREATE INDEX wow_timers_parked ON wow_timers (parked_at) WHERE status = 1;
     `,
   },
+  {
+    // A timer's target key is a column (null: its owner), so the poller reads a due timer's target stream
+    // state and slot request with the timer, in one statement; the spec JSON no longer holds it, nor a
+    // causation request id equal to its command id.
+    version: 2,
+    sql: "ALTER TABLE wow_timers ADD COLUMN target TEXT;",
+    rows: (db) => {
+      const update = db.prepare("UPDATE wow_timers SET target = ?, spec = ? WHERE rowid = ?");
+      for (const [rowid, spec] of db.prepare<[], [number, string]>("SELECT rowid, spec FROM wow_timers").raw().all()) {
+        const row = timerRowV2(spec);
+        update.run(row.target, row.spec, rowid);
+      }
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -68,6 +90,7 @@ export function migrate(db: Database.Database): number {
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       db.exec(migration.sql);
+      migration.rows?.(db);
       db.prepare("INSERT INTO wow_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
         String(migration.version),
       );

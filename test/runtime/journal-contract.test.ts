@@ -5,6 +5,7 @@ import {
   ScheduleRule,
   VersionConflictError,
   aggregateRef,
+  slotRequestId,
   type AggregateRef,
   type Commit,
   type EventMessage,
@@ -295,6 +296,32 @@ describe.each(stores)("journal contract: $name", (store) => {
     expect(again.map((o) => o.ok)).toEqual([true, false, false]);
     expect(again[1]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
     expect((await j.load(A)).version).toBe(3);
+  });
+
+  it("loads a due timer's slot for decision as it is at the load: its request decided or not, its target's stream", async () => {
+    const j = open();
+    if (!j.dueTimers || !j.loadForDecisions) return;
+    const toB = (id: string, key: string, due: number): TimerSpec => ({ ...timer(id, key, due), target: B });
+    await j.append(commit(A, 0, "r1", 1, [{ kind: "set", timer: toB("t1", "k1", 1000) }, { kind: "set", timer: toB("t2", "k2", 1000) }]));
+    await j.append(commit(B, 0, slotRequestId("t1", 1), 1)); // t1's slot 1 already decided
+    expect((await j.dueTimers(5000, 10)).map((t) => [t.id, t.target.id])).toEqual([
+      ["t1", "b-1"],
+      ["t2", "b-1"],
+    ]);
+    const slots = [
+      { aggregate: B, requestId: slotRequestId("t1", 1) },
+      { aggregate: B, requestId: slotRequestId("t2", 1) },
+    ];
+    const [first, second] = await j.loadForDecisions(slots);
+    expect(first).toEqual({ decided: { requestId: "t1#1", version: 1, errorCode: "Ok" } });
+    expect(second!.stream).toMatchObject({ version: 1, deleted: false });
+    // a commit after the timers were read: the load sees it
+    await j.dueTimers(5000, 10);
+    await j.append(commit(B, 1, slotRequestId("t2", 1), 1));
+    const [again, later] = await j.loadForDecisions(slots);
+    expect(again!.decided).toBeDefined();
+    expect(later).toEqual({ decided: { requestId: "t2#1", version: 2, errorCode: "Ok" } });
+    expect((await j.loadForDecisions([{ aggregate: B, requestId: "r9" }]))[0]!.stream!.version).toBe(2);
   });
 
   it("reads due timers without leasing them (the batch path's capability)", async () => {

@@ -1,7 +1,8 @@
 // What only the SQLite journal promises: a versioned schema, and nothing committed lost on reopen.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SCHEMA_VERSION, ScheduleRule, SqliteJournal, VersionConflictError, aggregateRef } from "../../runtime/index.js";
+import { SCHEMA_VERSION, ScheduleRule, SqliteJournal, VersionConflictError, aggregateRef, refKey } from "../../runtime/index.js";
+import { MIGRATIONS } from "../../runtime/journal/sqlite-schema.js";
 import { tempDbPath } from "./fixtures/stores.js";
 
 const A = aggregateRef("ctx", "agg", "a-1");
@@ -28,6 +29,48 @@ describe("SQLite journal", () => {
     db.prepare("UPDATE wow_meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION + 1));
     db.close();
     expect(() => new SqliteJournal(path)).toThrow(/newer/);
+  });
+
+  it("upgrades a version 1 journal: its timers read back unchanged", async () => {
+    const path = tempDbPath();
+    const db = new Database(path);
+    db.exec("CREATE TABLE wow_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
+    db.exec(MIGRATIONS[0]!.sql);
+    db.prepare("INSERT INTO wow_meta (key, value) VALUES ('schema_version', '1')").run();
+    const B = aggregateRef("ctx", "other", "b-1", "t2");
+    const rule = ScheduleRule.at(9000);
+    const insert = db.prepare("INSERT INTO wow_timers (id, owner, key, spec, slot, due, fire_at, status, attempts, last_error) VALUES (?, ?, ?, ?, 1, 9000, 9000, ?, ?, ?)");
+    // as version 1 wrote them: target (unless the owner) and causation in the spec
+    insert.run("t1", refKey(A), "k1", JSON.stringify({ rule, command: { type: "ctx.C", body: { n: 1 } }, causation: { version: 3, commandId: "c", requestId: "c" } }), 0, 0, null);
+    insert.run(
+      "t2",
+      refKey(A),
+      "k2",
+      JSON.stringify({ rule, command: { type: "ctx.C", body: {} }, target: B, causation: { version: 2, commandId: "c2", requestId: "r2", aggregate: B } }),
+      1,
+      10,
+      "boom",
+    );
+    db.close();
+    const j = new SqliteJournal(path);
+    expect(j.schemaVersion).toBe(2);
+    expect(await j.timer("t1")).toEqual({
+      id: "t1",
+      owner: A,
+      key: "k1",
+      rule,
+      command: { type: "ctx.C", body: { n: 1 } },
+      target: A,
+      causation: { aggregate: A, version: 3, commandId: "c", requestId: "c" },
+      slot: 1,
+      due: 9000,
+      status: "pending",
+      fireAt: 9000,
+      attempts: 0,
+    });
+    expect(await j.timer("t2")).toMatchObject({ target: B, causation: { aggregate: B, version: 2, commandId: "c2", requestId: "r2" }, status: "parked", attempts: 10, lastError: "boom" });
+    expect((await j.dueTimers(9000, 10)).map((t) => t.id)).toEqual(["t1"]);
+    await j.close();
   });
 
   it("keeps events, request ids and timers across a reopen of the file", async () => {
