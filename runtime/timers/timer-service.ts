@@ -95,8 +95,13 @@ export class TimerService {
           this.onError(error);
         }
         if (signal.aborted) break;
+        // A full batch: more is due now; the next poll goes as soon as other I/O has had its turn (no timer, not even 0 ms).
+        if (!failed && claimed >= this.options.batchSize) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          continue;
+        }
         // After a failed poll, a whole interval: the batch path's unleased timers are still due now.
-        await this.nap(failed ? this.options.pollInterval : claimed >= this.options.batchSize ? 0 : await this.idleWait(), signal);
+        await this.nap(failed ? this.options.pollInterval : await this.idleWait(), signal);
       }
     })();
   }

@@ -203,6 +203,17 @@ describe.each(stores)("delivery: $name", (store) => {
     expect(sent.every((s) => s.at >= s.command.schedule!.due)).toBe(true);
   });
 
+  it("polls again at once after a full batch: a backlog drains without waiting on the clock", async () => {
+    await order({ batchSize: 3 });
+    for (let i = 0; i < 8; i++) await schedule(`k${i}`, ScheduleRule.at(START + 1_000 + i));
+    await h.spec.stop();
+    await h.spec.clock.advanceTime("2s"); // no poller ran meanwhile: all 8 are due
+    void h.spec.start();
+    // the clock stands still: only the event loop turns
+    for (let turn = 0; turn < 50 && h.spec.sent.length < 8; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(h.spec.sent.map((s) => s.command.schedule!.due - START)).toEqual([1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007]);
+  });
+
   it("drains a backlog larger than a batch at once, never before due, in due order", async () => {
     await order({ batchSize: 7 });
     const dues = Array.from({ length: 40 }, (_, i) => START + 1_000 + ((i * 37) % 23) * 100);
