@@ -203,11 +203,16 @@ function byName<T extends { readonly name: string }>(items: readonly T[]): Recor
   return keyed(items, (item) => item.name);
 }
 
+/**
+ * Items by key, in key order (the first of equal keys kept). The record is made without a prototype:
+ * V8 then keeps its names in a dictionary from the start, rather than deriving a new hidden class for
+ * every declared name it adds (which cost a third of the manifest's time on a large project).
+ */
 function keyed<T>(items: readonly T[], key: (item: T) => string): Record<string, T> {
-  const result: Record<string, T> = {};
-  for (const item of [...items].sort((a, b) => compare(key(a), key(b)))) {
-    if (!Object.hasOwn(result, key(item))) result[key(item)] = item;
-  }
+  const result: Record<string, T> = Object.create(null) as Record<string, T>;
+  const keys = items.map(key);
+  const order = keys.map((_, i) => i).sort((a, b) => compare(keys[a]!, keys[b]!));
+  for (const i of order) if (!(keys[i]! in result)) result[keys[i]!] = items[i]!;
   return result;
 }
 

@@ -22,8 +22,17 @@ export function canonicalJson(value: unknown): string {
  * newline): a document can be assembled from parts printed apart.
  */
 export function canonicalJsonNested(value: unknown, depth: number): string {
-  const text = canonicalJson(value);
-  return text.slice(0, -1).replaceAll("\n", `\n${"  ".repeat(depth)}`);
+  // Printed inside `depth` one-key wrappers, then cut out: no second pass to indent it.
+  let wrapped = value;
+  let prefix = "";
+  let suffix = "\n";
+  for (let level = 0; level < depth; level++) {
+    wrapped = { "": wrapped };
+    prefix += `{\n${"  ".repeat(level + 1)}"": `;
+    suffix = `\n${"  ".repeat(level)}}${suffix}`;
+  }
+  const text = canonicalJson(wrapped);
+  return text.slice(prefix.length, text.length - suffix.length);
 }
 
 const INTEGER_KEY: unique symbol = Symbol("an integer-like key");
