@@ -45,7 +45,7 @@ export function jobConfigs(model: ProgramModel): JobConfig[] {
 }
 
 export function configSchema(model: ProgramModel): object {
-  const schedules: Record<string, object> = {};
+  const schedules = Object.create(null) as Record<string, object>; // a dictionary from the start: one entry per job
   for (const { key, job, context } of jobConfigs(model)) {
     schedules[key] = jobSchema(jobDescription([job.name, `${context}.${job.saga}`, job.cron, job.zone, job.misfire, job.scope]), job);
   }
@@ -120,7 +120,7 @@ class Code {
 }
 
 export function configDefaults(model: ProgramModel): object {
-  const schedules: Record<string, object> = {};
+  const schedules = Object.create(null) as Record<string, object>; // a dictionary from the start: one entry per job
   for (const { key, job } of jobConfigs(model)) schedules[key] = { expression: job.cron, zone: job.zone, misfire: job.misfire, enabled: true };
   return { wow: { schedules, timers: { "poll-interval": "1s", "max-attempts": 10 } } };
 }
