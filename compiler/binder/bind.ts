@@ -1,6 +1,6 @@
 // The binder: groups files by context and enters every declaration into its context's scope.
 // Reports an invalid context name and names declared twice in one context.
-import type { Declaration, MessageDeclaration, Name, WowFile } from "../ast.js";
+import type { Declaration, Name, WowFile } from "../ast.js";
 import { Reporter, where } from "../checker/reporter.js";
 import type { AggregateSymbol, BoundProgram, ContextScope, WowSymbol } from "./symbols.js";
 
@@ -47,36 +47,20 @@ export function bindContext(name: string, files: readonly WowFile[], reporter: R
 }
 
 function enterDeclaration(scope: ContextScope, decl: Declaration, reporter: Reporter): void {
-  const base = { name: decl.name.text, context: scope.name, qualifiedName: `${scope.name}.${decl.name.text}` };
-  let symbol: WowSymbol;
-  switch (decl.kind) {
-    case "Type":
-      symbol = { ...base, kind: "Type", decl };
-      break;
-    case "Enum":
-      symbol = { ...base, kind: "Enum", decl };
-      break;
-    case "Service":
-      symbol = { ...base, kind: "Service", decl };
-      break;
-    case "Saga":
-      symbol = { ...base, kind: "Saga", decl };
-      break;
-    case "Aggregate": {
-      const aggregate: AggregateSymbol = { ...base, kind: "Aggregate", decl };
-      enter(scope, aggregate, decl, reporter);
-      for (const member of decl.members) {
-        if (member.kind === "Command" || member.kind === "Event") enterMessage(scope, aggregate, member, reporter);
-      }
-      return;
-    }
+  // Each symbol is one object literal of a fixed shape (no spreads): the binder makes ten thousand.
+  const name = decl.name.text;
+  const qualifiedName = `${scope.name}.${name}`;
+  if (decl.kind !== "Aggregate") {
+    enter(scope, { name, context: scope.name, qualifiedName, kind: decl.kind, decl } as WowSymbol, decl, reporter);
+    return;
   }
-  enter(scope, symbol, decl, reporter);
-}
-
-function enterMessage(scope: ContextScope, aggregate: AggregateSymbol, decl: MessageDeclaration, reporter: Reporter): void {
-  const base = { name: decl.name.text, context: scope.name, qualifiedName: `${scope.name}.${decl.name.text}`, decl, aggregate };
-  enter(scope, decl.kind === "Command" ? { ...base, kind: "Command" } : { ...base, kind: "Event" }, decl, reporter);
+  const aggregate: AggregateSymbol = { name, context: scope.name, qualifiedName, kind: "Aggregate", decl };
+  enter(scope, aggregate, decl, reporter);
+  for (const member of decl.members) {
+    if (member.kind !== "Command" && member.kind !== "Event") continue;
+    const memberName = member.name.text;
+    enter(scope, { name: memberName, context: scope.name, qualifiedName: `${scope.name}.${memberName}`, kind: member.kind, decl: member, aggregate }, member, reporter);
+  }
 }
 
 function enter(scope: ContextScope, symbol: WowSymbol, decl: { readonly name: Name }, reporter: Reporter): void {
