@@ -5,13 +5,15 @@
 //  - parse: a file is re-parsed only when its text changed;
 //  - bind: a context is re-bound only when its list of files (or one of them) changed;
 //  - check: a context is re-checked when it was re-bound, or when a context it depends on (it
-//    resolved a name there; "all" when a suggestion searched every context) was re-bound, added or
-//    removed, or when the program went from having syntax errors to none or back;
+//    resolved a name there; "all" when a suggestion searched every context) was added, removed or
+//    re-bound with another signature (what other contexts see of it: scopeSignature), or when the
+//    program went from having syntax errors to none or back;
 //  - completeness (every command handled, every event produced) is redone for re-checked contexts
 //    and for the owners of events whose "produced somewhere" answer changed;
 //  - manifest: each context's fragment and its canonical text are kept with its model.
 import type { SourceFile, WowFile } from "../ast.js";
 import { bindContext, groupByContext } from "../binder/bind.js";
+import { scopeSignature } from "../binder/signature.js";
 import type { BoundProgram, ContextScope } from "../binder/symbols.js";
 import { checkContext, sortedModels, type ContextCheck } from "../checker/check.js";
 import { checkCompleteness } from "../checker/completeness.js";
@@ -40,6 +42,8 @@ interface CheckedContext {
 interface ContextState {
   readonly files: readonly WowFile[];
   readonly scope: ContextScope;
+  /** What other contexts can see of it (scopeSignature). */
+  readonly signature: string;
   readonly bindDiagnostics: readonly Diagnostic[];
   checked?: CheckedContext;
   completeness?: readonly Diagnostic[];
@@ -85,8 +89,8 @@ export class IncrementalProgram {
     const parsedFiles = phases.run("parse", () => this.parse(ordered, parse, work));
     const files = parsedFiles.map((p) => p.ast);
     const complete = !parsedFiles.some((p) => p.diagnostics.some((d) => d.severity === "error"));
-    const { program, changed } = phases.run("bind", () => this.bind(files, work));
-    const models = phases.run("check", () => this.check(program, changed, complete, work));
+    const { program, rebound, reshaped } = phases.run("bind", () => this.bind(files, work));
+    const models = phases.run("check", () => this.check(program, rebound, reshaped, complete, work));
     this.work = work;
 
     const diagnostics = sortDiagnostics(this.diagnostics(parsedFiles));
@@ -113,10 +117,14 @@ export class IncrementalProgram {
     return out;
   }
 
-  /** Binds the contexts whose files changed; `changed` holds them and the removed ones. */
-  private bind(files: readonly WowFile[], work: { bound: number }): { program: BoundProgram; changed: ReadonlySet<string> } {
+  /**
+   * Binds the contexts whose files changed (`rebound`); `reshaped` holds those of them whose
+   * signature changed, the new ones and the removed ones: what the contexts that reference them see.
+   */
+  private bind(files: readonly WowFile[], work: { bound: number }): { program: BoundProgram; rebound: ReadonlySet<string>; reshaped: ReadonlySet<string> } {
     const next = new Map<string, ContextState>();
-    const changed = new Set<string>();
+    const rebound = new Set<string>();
+    const reshaped = new Set<string>();
     for (const [name, group] of groupByContext(files)) {
       const previous = this.contexts.get(name);
       if (previous !== undefined && sameFiles(previous.files, group)) {
@@ -124,23 +132,26 @@ export class IncrementalProgram {
         continue;
       }
       const reporter = new Reporter();
-      next.set(name, { files: group, scope: bindContext(name, group, reporter), bindDiagnostics: reporter.diagnostics });
-      changed.add(name);
+      const scope = bindContext(name, group, reporter);
+      const signature = scopeSignature(scope);
+      next.set(name, { files: group, scope, signature, bindDiagnostics: reporter.diagnostics });
+      rebound.add(name);
+      if (previous?.signature !== signature) reshaped.add(name);
       work.bound++;
     }
-    for (const name of this.contexts.keys()) if (!next.has(name)) changed.add(name);
+    for (const name of this.contexts.keys()) if (!next.has(name)) reshaped.add(name);
     this.contexts = next;
     const contexts = new Map<string, ContextScope>();
     for (const [name, state] of next) contexts.set(name, state.scope);
-    return { program: { contexts }, changed };
+    return { program: { contexts }, rebound, reshaped };
   }
 
-  private check(program: BoundProgram, changed: ReadonlySet<string>, complete: boolean, work: { checked: number }): ContextModel[] {
+  private check(program: BoundProgram, rebound: ReadonlySet<string>, reshaped: ReadonlySet<string>, complete: boolean, work: { checked: number }): ContextModel[] {
     const everything = complete !== this.complete;
     this.complete = complete;
     const rechecked = new Set<string>();
     for (const [name, state] of this.contexts) {
-      if (!everything && state.checked !== undefined && !changed.has(name) && !reaches(state.checked.result.dependencies, changed)) continue;
+      if (!everything && state.checked !== undefined && !rebound.has(name) && !reaches(state.checked.result.dependencies, reshaped)) continue;
       const reporter = new Reporter();
       state.checked = { result: checkContext(state.scope, program, reporter, { complete }), diagnostics: reporter.diagnostics };
       rechecked.add(name);

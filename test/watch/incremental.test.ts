@@ -112,6 +112,19 @@ const edits: Record<string, Edit> = {
     writeFileSync(join(dir, path), `context ${pick(random, ["extra", "ctx-0", "eshop-order"])}\n\naggregate A${name.replace("-", "")} {\n  command Go { a: int }\n  event Went { a: int }\n  @OnCommand(produces = [Went])\n  on Go\n}\n`);
     return [path];
   },
+  crossService(dir, random) {
+    // A handler whose parameter is a service of another context: its generated type carries that
+    // service's doc comment.
+    const path = `extra/uses-${Math.floor(random() * 1e6)}.wow`;
+    mkdirSync(join(dir, "extra"), { recursive: true });
+    writeFileSync(join(dir, path), `context extra\n\naggregate U${path.length}${Math.floor(random() * 1e6)} {\n  command Use {}\n  event Used {}\n  @OnCommand(produces = [Used])\n  on Use(policy: ctx-0.PaymentPolicy0)\n}\n`);
+    return [path];
+  },
+  serviceDoc(dir, random) {
+    const path = "ctx-0/pair-0.wow";
+    replaceIn(path, dir, /\/\*\* Host-provided: how long[^*]*\*\//, () => `/** Host-provided, edited ${Math.floor(random() * 1e6)}. */`);
+    return [path];
+  },
   deleteFile(dir, random) {
     const path = pick(random, wowFiles(dir));
     rmSync(join(dir, path));
@@ -124,7 +137,36 @@ const edits: Record<string, Edit> = {
   },
 };
 
+/** A build from nothing of `dir` (into `dir/fresh`) gives what `incremental` gave. */
+function expectFreshEqual(dir: string, incremental: BuildResult, label: string): void {
+  rmSync(join(dir, "fresh"), { recursive: true, force: true });
+  const fresh = build({ root: dir, outDir: join(dir, "fresh"), write: true });
+  expect(summary(incremental), label).toEqual(summary(fresh));
+  if (fresh.diagnostics.some((d) => d.severity === "error")) return;
+  const mine = outputs(join(dir, "generated"));
+  const theirs = outputs(join(dir, "fresh"));
+  expect([...mine.keys()].sort(), label).toEqual([...theirs.keys()].sort());
+  for (const [path, text] of theirs) expect(mine.get(path), `${label}: ${path}`).toBe(text);
+}
+
 describe("incremental builds equal builds from nothing", () => {
+  it("after edits that other contexts read: a service doc, an event they handle renamed", () => {
+    const random = mulberry32(7);
+    const dir = scratchDir("wowc-incremental-");
+    writeProject(dir);
+    const builder = new Builder({ root: dir, outDir: join(dir, "generated"), write: true });
+    builder.run();
+    const renameReadEvent: Edit = () => {
+      // ctx-2's first saga handles ctx-1.OrderCreated10.
+      replaceIn("ctx-1/pair-10.wow", dir, /\bOrderCreated10\b/g, () => "OrderCreated10b");
+      return ["ctx-1/pair-10.wow"];
+    };
+    for (const [name, edit] of [["crossService", edits.crossService!], ["serviceDoc", edits.serviceDoc!], ["renameReadEvent", renameReadEvent], ["serviceDoc", edits.serviceDoc!]] as const) {
+      const touched = edit(dir, random);
+      expectFreshEqual(dir, builder.run(new Set(touched)), name);
+    }
+  });
+
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}: 14 random edits, each rebuild compared with a fresh build`, () => {
       const random = mulberry32(seed);
@@ -140,41 +182,36 @@ describe("incremental builds equal builds from nothing", () => {
         const touched = edits[name]!(dir, random);
         const incremental = builder.run(new Set(touched));
         if (builder.lastWork.checked < incremental.model.contexts.length) reused++;
-        rmSync(join(dir, "fresh"), { recursive: true, force: true });
-        const fresh = build({ root: dir, outDir: join(dir, "fresh"), write: true });
-        const label = `seed ${seed}, step ${step} (${name} ${touched.join(" ")})`;
-        expect(summary(incremental), label).toEqual(summary(fresh));
-        if (!fresh.diagnostics.some((d) => d.severity === "error")) {
-          const mine = outputs(join(dir, "generated"));
-          const theirs = outputs(join(dir, "fresh"));
-          expect([...mine.keys()].sort(), label).toEqual([...theirs.keys()].sort());
-          for (const [path, text] of theirs) expect(mine.get(path), `${label}: ${path}`).toBe(text);
-        }
+        expectFreshEqual(dir, incremental, `seed ${seed}, step ${step} (${name} ${touched.join(" ")})`);
       }
       // The point of it: most rebuilds re-checked only some of the contexts.
       expect(reused).toBeGreaterThan(5);
     });
   }
 
-  it("a rebuild after one edit re-parses one file and re-checks only the contexts that read it", () => {
+  it("a rebuild after one edit re-parses one file and re-checks only the contexts it reaches", () => {
     const dir = scratchDir("wowc-incremental-");
     writeProject(dir);
     const builder = new Builder({ root: dir, write: true });
     const initial = builder.run();
     const contexts = initial.model.contexts.length;
     expect(builder.lastWork).toEqual({ parsed: initial.files.length, bound: contexts, checked: contexts });
-
     // ctx-1 is read by ctx-2 (a saga there handles an event of ctx-1), and by no other context.
-    const path = wowFiles(dir).find((p) => p.startsWith("ctx-1/"))!;
+    const path = wowFiles(dir).find((p) => p.startsWith("ctx-1/pair-10."))!;
+    // A doc comment: what ctx-2 sees of ctx-1 is unchanged, so ctx-2 keeps its results.
     replaceIn(path, dir, /\n(\s*)command /, (m) => `\n/** A doc. */${m}`);
     const result = builder.run(new Set([path]));
-    expect(builder.lastWork).toEqual({ parsed: 1, bound: 1, checked: 2 });
+    expect(builder.lastWork).toEqual({ parsed: 1, bound: 1, checked: 1 });
     expect(result.output.changed).toEqual(expect.arrayContaining(["wow-manifest.json"]));
     expect(result.output.changed.every((p) => p === "wow-manifest.json" || p.startsWith("ctx-1/"))).toBe(true);
     // Nothing changed: nothing parsed, checked or written.
     const again = builder.run(new Set([path]));
     expect(builder.lastWork).toEqual({ parsed: 0, bound: 0, checked: 0 });
     expect(again.output).toEqual({ changed: [], removed: [] });
+    // A new event in ctx-1 changes what ctx-2 sees: both are checked again.
+    replaceIn(path, dir, /\n(\s*)event /, (m) => `\n  event Added {}${m}`);
+    builder.run(new Set([path]));
+    expect(builder.lastWork).toEqual({ parsed: 1, bound: 1, checked: 2 });
   });
 });
 
