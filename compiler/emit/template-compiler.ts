@@ -10,21 +10,27 @@ type Program = hbs.AST.Program;
 type Statement = hbs.AST.Statement;
 type PathExpression = hbs.AST.PathExpression;
 
-/** Renders against the stack of contexts, innermost last (what `../` climbs). */
-type Part = (stack: readonly unknown[]) => string;
+/**
+ * Renders against the stack of contexts, innermost last (what `../` climbs), appending its pieces
+ * to `out`: a file is joined once at the end rather than concatenated piece by piece (one rope
+ * cell per piece), and `{{#each}}` pushes and pops its item rather than copying the stack.
+ */
+type Part = (stack: unknown[], out: string[]) => void;
 type Getter = (stack: readonly unknown[]) => unknown;
 
 export function compileTemplate(handlebars: typeof HandlebarsModule, text: string, name: string): (view: object) => string {
   const render = program(handlebars.parse(text), name);
-  return (view) => render([view]);
+  return (view) => {
+    const out: string[] = [];
+    render([view], out);
+    return out.join("");
+  };
 }
 
 function program(node: Program | undefined, name: string): Part {
   const parts = (node?.body ?? []).map((statement) => part(statement, name));
-  return (stack) => {
-    let out = "";
-    for (const p of parts) out += p(stack);
-    return out;
+  return (stack, out) => {
+    for (const p of parts) p(stack, out);
   };
 }
 
@@ -32,16 +38,18 @@ function part(statement: Statement, name: string): Part {
   switch (statement.type) {
     case "ContentStatement": {
       const value = (statement as hbs.AST.ContentStatement).value;
-      return () => value;
+      return (_stack, out) => {
+        out.push(value);
+      };
     }
     case "CommentStatement":
-      return () => "";
+      return () => undefined;
     case "MustacheStatement": {
       const mustache = statement as hbs.AST.MustacheStatement;
       const get = lookup(plainPath(mustache, name), true, name);
-      return (stack) => {
+      return (stack, out) => {
         const value = get(stack);
-        return value === undefined || value === null ? "" : String(value);
+        if (value !== undefined && value !== null) out.push(String(value));
       };
     }
     case "BlockStatement":
@@ -59,18 +67,28 @@ function block(node: hbs.AST.BlockStatement, name: string): Part {
   const inverse = program(node.inverse, name);
   switch (helper) {
     case "if":
-      return (stack) => (isEmpty(get(stack)) ? inverse(stack) : fn(stack));
+      return (stack, out) => (isEmpty(get(stack)) ? inverse(stack, out) : fn(stack, out));
     case "unless":
-      return (stack) => (isEmpty(get(stack)) ? fn(stack) : inverse(stack));
+      return (stack, out) => (isEmpty(get(stack)) ? fn(stack, out) : inverse(stack, out));
     case "each":
-      return (stack) => {
+      return (stack, out) => {
         const items = get(stack);
-        if (items === undefined || items === null || items === false) return inverse(stack);
+        if (items === undefined || items === null || items === false) return inverse(stack, out);
         if (!Array.isArray(items)) throw new Error(`template ${name}: {{#each}} over something that is not an array`);
-        if (items.length === 0) return inverse(stack);
-        let out = "";
-        for (const item of items) out += fn(item === stack[stack.length - 1] ? stack : [...stack, item]);
-        return out;
+        if (items.length === 0) return inverse(stack, out);
+        for (const item of items) {
+          // An item that is the current context itself is not pushed (handlebars keeps one frame).
+          if (item === stack[stack.length - 1]) {
+            fn(stack, out);
+            continue;
+          }
+          stack.push(item);
+          try {
+            fn(stack, out);
+          } finally {
+            stack.pop();
+          }
+        }
       };
     default:
       throw unsupported(name, `helper '${helper}'`, node);
