@@ -19,7 +19,9 @@ export class WowParser extends CstParser {
     super(allTokens as never, {
       recoveryEnabled: true,
       maxLookahead: 2,
-      nodeLocationTracking: "onlyOffset",
+      // No node locations: the builder and the formatter take spans from the tokens they read
+      // (compiler/parse/cst-access.ts), so no `{ startOffset, endOffset }` object per node.
+      nodeLocationTracking: "none",
       errorMessageProvider: syntaxErrorFactsProvider,
       skipValidations: !validateGrammar,
     });
@@ -31,14 +33,10 @@ export class WowParser extends CstParser {
    * lexer's token factory in tokens.ts) with each node built in one literal, and its `children` a
    * plain object rather than `Object.create(null)`: V8 keeps those in dictionary mode, several times
    * bigger and slower to fill and read. Child keys are token and rule names, none of which is a
-   * property of `Object.prototype`.
+   * property of `Object.prototype`. No `location` (see `nodeLocationTracking` above).
    */
   cstInvocationStateUpdate(fullRuleName: string): void {
-    (this as unknown as { CST_STACK: CstNode[] }).CST_STACK.push({
-      name: fullRuleName,
-      children: {},
-      location: { startOffset: NaN, endOffset: NaN },
-    });
+    (this as unknown as { CST_STACK: CstNode[] }).CST_STACK.push({ name: fullRuleName, children: {} });
   }
 
   /**

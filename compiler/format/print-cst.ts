@@ -7,13 +7,14 @@
 // comment; argument, parameter and list parentheses stay on one line unless a comment is inside.
 import type { CstElement, CstNode, IToken } from "chevrotain";
 import type { Emitter } from "./emitter.js";
+import { spanStart } from "../parse/cst-access.js";
 
 function isToken(element: CstElement): element is IToken {
   return (element as IToken).tokenType !== undefined;
 }
 
 function startOf(element: CstElement): number {
-  return isToken(element) ? element.startOffset : element.location!.startOffset;
+  return isToken(element) ? element.startOffset : spanStart(element);
 }
 
 function tok(node: CstNode, key: string, index = 0): IToken | undefined {

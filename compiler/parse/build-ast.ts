@@ -2,6 +2,9 @@
 // defensive: on a CST that error recovery left partial it skips whatever is missing and never
 // throws. It also reports the syntax rules the grammar leaves open on purpose, for better messages
 // and recovery: `context` first and once, members in the right kind of block, and separators.
+// It runs on every file of every build, so it reads the CST in place (no arrays of children, no span
+// objects) and builds each AST node in one object literal (two where `doc` may be absent, which keeps
+// the keys in their documented order without spreads).
 import type { CstNode, IToken } from "chevrotain";
 import type {
   AggregateMember, Annotation, AnnotationArgument, AnnotationValue, ContextClause, Declaration, EnumMember,
@@ -9,7 +12,7 @@ import type {
   SagaMember, SourceFile, StateBlock, TypeRef,
 } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { node, nodes, offsets, token, tokenEnd, tokens } from "./cst-access.js";
+import { isReal, node, nodes, spanEnd, spanStart, token, tokenEnd, tokens } from "./cst-access.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
 import { Context } from "../../grammar/tokens.js";
@@ -56,14 +59,6 @@ function misplacement(rule: string, container: Container): Misplacement | undefi
   return undefined;
 }
 
-/** Sorts nodes by their start offset, computing each once. */
-function inSourceOrder(items: CstNode[]): CstNode[] {
-  return items
-    .map((item) => ({ item, start: offsets(item)?.start ?? 0 }))
-    .sort((a, b) => a.start - b.start)
-    .map(({ item }) => item);
-}
-
 export class AstBuilder {
   private readonly diagnostics: Diagnostic[] = [];
 
@@ -81,12 +76,13 @@ export class AstBuilder {
   }
 
   private tokenLoc(t: IToken): Location {
-    return { file: this.file, start: t.startOffset, end: tokenEnd(t) };
+    return { file: this.file, start: t.startOffset, end: t.startOffset + t.image.length };
   }
 
+  /** The span of `n`, or of `fallback` when `n` holds no real token. */
   private nodeLoc(n: CstNode, fallback: IToken): Location {
-    const span = offsets(n);
-    return span === undefined ? this.tokenLoc(fallback) : this.loc(span.start, span.end);
+    const start = spanStart(n);
+    return start === Infinity ? this.tokenLoc(fallback) : this.loc(start, spanEnd(n));
   }
 
   private name(t: IToken): Name {
@@ -95,8 +91,8 @@ export class AstBuilder {
 
   /** The doc comment before `n` (or before its keyword, after annotations). */
   private docOf(n: CstNode, keyword: IToken | undefined): string | undefined {
-    const span = offsets(n);
-    const atStart = span === undefined ? undefined : this.docs.get(span.start);
+    const start = spanStart(n);
+    const atStart = start === Infinity ? undefined : this.docs.get(start);
     if (atStart !== undefined) return atStart;
     return keyword === undefined ? undefined : this.docs.get(keyword.startOffset);
   }
@@ -136,54 +132,86 @@ export class AstBuilder {
     const nameToken = token(n, "Name");
     if (keyword === undefined || nameToken === undefined) return undefined;
     const doc = this.docOf(n, keyword);
-    return { name: this.name(nameToken), ...(doc === undefined ? {} : { doc }), loc: this.nodeLoc(n, keyword) };
+    const name = this.name(nameToken);
+    const loc = this.nodeLoc(n, keyword);
+    return doc === undefined ? { name, loc } : { name, doc, loc };
   }
 
   private declaration(n: CstNode): Declaration | undefined {
+    const children = n.children;
     const annotations = this.annotations(n);
-    const type = node(n, "typeDeclaration");
-    if (type !== undefined) {
-      const header = this.header(n, type, "Type");
-      return header && { kind: "Type", ...header, annotations, fields: this.fieldBlock(node(type, "fieldBlock")) };
+    const inner = children["typeDeclaration"] ?? children["enumDeclaration"] ?? children["serviceDeclaration"] ??
+      children["aggregateDeclaration"] ?? children["sagaDeclaration"];
+    const innerNode = inner?.[0];
+    if (innerNode === undefined || !("children" in innerNode)) {
+      this.member(n, "file", annotations);
+      return undefined;
     }
-    const enumNode = node(n, "enumDeclaration");
-    if (enumNode !== undefined) {
-      const header = this.header(n, enumNode, "Enum");
-      return header && { kind: "Enum", ...header, annotations, members: this.enumMembers(enumNode) };
+    switch (innerNode.name) {
+      case "typeDeclaration": {
+        const keyword = token(innerNode, "Type");
+        const nameToken = token(innerNode, "Name");
+        if (keyword === undefined || nameToken === undefined) return undefined;
+        const name = this.name(nameToken);
+        const doc = this.docOf(n, keyword);
+        const loc = this.nodeLoc(n, keyword);
+        const fields = this.fieldBlock(node(innerNode, "fieldBlock"));
+        return doc === undefined
+          ? { kind: "Type", name, loc, annotations, fields }
+          : { kind: "Type", name, doc, loc, annotations, fields };
+      }
+      case "enumDeclaration": {
+        const keyword = token(innerNode, "Enum");
+        const nameToken = token(innerNode, "Name");
+        if (keyword === undefined || nameToken === undefined) return undefined;
+        const name = this.name(nameToken);
+        const doc = this.docOf(n, keyword);
+        const loc = this.nodeLoc(n, keyword);
+        const members = this.enumMembers(innerNode);
+        return doc === undefined
+          ? { kind: "Enum", name, loc, annotations, members }
+          : { kind: "Enum", name, doc, loc, annotations, members };
+      }
+      case "serviceDeclaration": {
+        const keyword = token(innerNode, "Service");
+        const nameToken = token(innerNode, "Name");
+        if (keyword === undefined || nameToken === undefined) return undefined;
+        const name = this.name(nameToken);
+        const doc = this.docOf(n, keyword);
+        const loc = this.nodeLoc(n, keyword);
+        return doc === undefined ? { kind: "Service", name, loc, annotations } : { kind: "Service", name, doc, loc, annotations };
+      }
+      case "aggregateDeclaration":
+      case "sagaDeclaration": {
+        const aggregate = innerNode.name === "aggregateDeclaration";
+        const keyword = token(innerNode, aggregate ? "Aggregate" : "Saga");
+        const nameToken = token(innerNode, "Name");
+        if (keyword === undefined || nameToken === undefined) return undefined;
+        const name = this.name(nameToken);
+        const doc = this.docOf(n, keyword);
+        const loc = this.nodeLoc(n, keyword);
+        if (aggregate) {
+          const members = this.members(innerNode, "aggregate") as AggregateMember[];
+          return doc === undefined
+            ? { kind: "Aggregate", name, loc, annotations, members }
+            : { kind: "Aggregate", name, doc, loc, annotations, members };
+        }
+        const members = this.members(innerNode, "saga") as SagaMember[];
+        return doc === undefined
+          ? { kind: "Saga", name, loc, annotations, members }
+          : { kind: "Saga", name, doc, loc, annotations, members };
+      }
     }
-    const service = node(n, "serviceDeclaration");
-    if (service !== undefined) {
-      const header = this.header(n, service, "Service");
-      return header && { kind: "Service", ...header, annotations };
-    }
-    const aggregate = node(n, "aggregateDeclaration");
-    if (aggregate !== undefined) {
-      const header = this.header(n, aggregate, "Aggregate");
-      return header && { kind: "Aggregate", ...header, annotations, members: this.members(aggregate, "aggregate") as AggregateMember[] };
-    }
-    const saga = node(n, "sagaDeclaration");
-    if (saga !== undefined) {
-      const header = this.header(n, saga, "Saga");
-      return header && { kind: "Saga", ...header, annotations, members: this.members(saga, "saga") as SagaMember[] };
-    }
-    this.member(n, "file", annotations);
     return undefined;
-  }
-
-  /** Name, doc and location of a declaration whose keyword token is `keywordKey`. */
-  private header(outer: CstNode, inner: CstNode, keywordKey: string): { name: Name; doc?: string; loc: Location } | undefined {
-    const keyword = token(inner, keywordKey);
-    const nameToken = token(inner, "Name");
-    if (keyword === undefined || nameToken === undefined) return undefined;
-    const doc = this.docOf(outer, keyword);
-    return { name: this.name(nameToken), ...(doc === undefined ? {} : { doc }), loc: this.nodeLoc(outer, keyword) };
   }
 
   // ── aggregate and saga members ────────────────────────────────────────────────────────────────
 
   private members(n: CstNode, container: Container): Member[] {
     const out: Member[] = [];
-    for (const memberNode of nodes(n, "member")) {
+    const memberNodes = nodes(n, "member");
+    for (let i = 0; i < memberNodes.length; i++) {
+      const memberNode = memberNodes[i]!;
       const member = this.member(memberNode, container, this.annotations(memberNode));
       if (member !== undefined) out.push(member);
     }
@@ -222,13 +250,21 @@ export class AstBuilder {
         advice: "Annotations go before commands, events, handlers and jobs; remove this one.",
       }, annotation.loc));
     }
+    const fields = this.fieldBlock(node(n, "fieldBlock"));
     const doc = this.docOf(outer, keyword);
-    return { kind: "State", fields: this.fieldBlock(node(n, "fieldBlock")), ...(doc === undefined ? {} : { doc }), loc: this.nodeLoc(outer, keyword) };
+    const loc = this.nodeLoc(outer, keyword);
+    return doc === undefined ? { kind: "State", fields, loc } : { kind: "State", fields, doc, loc };
   }
 
   private message(outer: CstNode, n: CstNode, kind: "Command" | "Event", annotations: Annotation[]): MessageDeclaration | undefined {
-    const header = this.header(outer, n, kind);
-    return header && { kind, ...header, annotations, fields: this.fieldBlock(node(n, "fieldBlock")) };
+    const keyword = token(n, kind);
+    const nameToken = token(n, "Name");
+    if (keyword === undefined || nameToken === undefined) return undefined;
+    const name = this.name(nameToken);
+    const doc = this.docOf(outer, keyword);
+    const loc = this.nodeLoc(outer, keyword);
+    const fields = this.fieldBlock(node(n, "fieldBlock"));
+    return doc === undefined ? { kind, name, loc, annotations, fields } : { kind, name, doc, loc, annotations, fields };
   }
 
   private handler(outer: CstNode, n: CstNode, annotations: Annotation[]): HandlerDeclaration | undefined {
@@ -237,35 +273,41 @@ export class AstBuilder {
     const target = targetNode && this.qualifiedName(targetNode);
     if (keyword === undefined || target === undefined) return undefined;
     const doc = this.docOf(outer, keyword);
-    return {
-      kind: "Handler",
-      target,
-      params: this.parameters(node(n, "parameterList")),
-      annotations,
-      ...(doc === undefined ? {} : { doc }),
-      loc: this.nodeLoc(outer, keyword),
-    };
+    const params = this.parameters(node(n, "parameterList"));
+    const loc = this.nodeLoc(outer, keyword);
+    return doc === undefined
+      ? { kind: "Handler", target, params, annotations, loc }
+      : { kind: "Handler", target, params, annotations, doc, loc };
   }
 
   private job(outer: CstNode, n: CstNode, annotations: Annotation[]): JobDeclaration | undefined {
-    const header = this.header(outer, n, "Job");
-    return header && { kind: "Job", ...header, annotations, params: this.parameters(node(n, "parameterList")) };
+    const keyword = token(n, "Job");
+    const nameToken = token(n, "Name");
+    if (keyword === undefined || nameToken === undefined) return undefined;
+    const name = this.name(nameToken);
+    const doc = this.docOf(outer, keyword);
+    const loc = this.nodeLoc(outer, keyword);
+    const params = this.parameters(node(n, "parameterList"));
+    return doc === undefined ? { kind: "Job", name, loc, annotations, params } : { kind: "Job", name, doc, loc, annotations, params };
   }
 
   // ── fields, enum members, parameters ──────────────────────────────────────────────────────────
 
   private fieldBlock(n: CstNode | undefined): Field[] {
-    if (n === undefined) return [];
+    const fields: Field[] = [];
+    if (n === undefined) return fields;
     const fieldNodes = nodes(n, "field");
     this.checkSeparators(fieldNodes, tokens(n, "Comma"), "fields");
-    const fields: Field[] = [];
-    for (const fieldNode of fieldNodes) {
+    for (let i = 0; i < fieldNodes.length; i++) {
+      const fieldNode = fieldNodes[i]!;
       const nameToken = token(fieldNode, "Name");
       const typeNode = node(fieldNode, "typeRef");
       const type = typeNode && this.typeRef(typeNode);
       if (nameToken === undefined || type === undefined) continue;
       const doc = this.docs.get(nameToken.startOffset);
-      fields.push({ kind: "Field", name: this.name(nameToken), type, ...(doc === undefined ? {} : { doc }), loc: this.loc(nameToken.startOffset, type.loc.end) });
+      const name = this.name(nameToken);
+      const loc = this.loc(nameToken.startOffset, type.loc.end);
+      fields.push(doc === undefined ? { kind: "Field", name, type, loc } : { kind: "Field", name, type, doc, loc });
     }
     return fields;
   }
@@ -285,21 +327,24 @@ export class AstBuilder {
     const memberNodes = nodes(n, "enumMember");
     this.checkSeparators(memberNodes, tokens(n, "Comma"), "enum members");
     const members: EnumMember[] = [];
-    for (const memberNode of memberNodes) {
-      const nameToken = token(memberNode, "Name");
+    for (let i = 0; i < memberNodes.length; i++) {
+      const nameToken = token(memberNodes[i]!, "Name");
       if (nameToken === undefined) continue;
       const doc = this.docs.get(nameToken.startOffset);
-      members.push({ name: this.name(nameToken), ...(doc === undefined ? {} : { doc }), loc: this.tokenLoc(nameToken) });
+      const name = this.name(nameToken);
+      const loc = this.tokenLoc(nameToken);
+      members.push(doc === undefined ? { name, loc } : { name, doc, loc });
     }
     return members;
   }
 
   private parameters(n: CstNode | undefined): Parameter[] {
-    if (n === undefined) return [];
+    const parameters: Parameter[] = [];
+    if (n === undefined) return parameters;
     const parameterNodes = nodes(n, "parameter");
     this.checkSeparators(parameterNodes, tokens(n, "Comma"), "parameters");
-    const parameters: Parameter[] = [];
-    for (const parameterNode of parameterNodes) {
+    for (let i = 0; i < parameterNodes.length; i++) {
+      const parameterNode = parameterNodes[i]!;
       const nameToken = token(parameterNode, "Name");
       const typeNode = node(parameterNode, "qualifiedName");
       const type = typeNode && this.qualifiedName(typeNode);
@@ -329,14 +374,17 @@ export class AstBuilder {
 
   private annotations(n: CstNode): Annotation[] {
     const out: Annotation[] = [];
-    for (const annotationNode of nodes(n, "annotation")) {
+    const annotationNodes = nodes(n, "annotation");
+    for (let a = 0; a < annotationNodes.length; a++) {
+      const annotationNode = annotationNodes[a]!;
       const at = token(annotationNode, "At");
       const nameToken = token(annotationNode, "Name");
       if (at === undefined || nameToken === undefined) continue;
       const argumentNodes = nodes(annotationNode, "annotationArgument");
       this.checkSeparators(argumentNodes, tokens(annotationNode, "Comma"), "annotation arguments");
       const args: AnnotationArgument[] = [];
-      for (const argumentNode of argumentNodes) {
+      for (let i = 0; i < argumentNodes.length; i++) {
+        const argumentNode = argumentNodes[i]!;
         const argumentName = token(argumentNode, "Name");
         const valueNode = node(argumentNode, "annotationValue");
         const value = valueNode && this.annotationValue(valueNode);
@@ -372,8 +420,8 @@ export class AstBuilder {
       const valueNodes = nodes(list, "annotationValue");
       this.checkSeparators(valueNodes, tokens(list, "Comma"), "list values");
       const items: AnnotationValue[] = [];
-      for (const valueNode of valueNodes) {
-        const item = this.annotationValue(valueNode);
+      for (let i = 0; i < valueNodes.length; i++) {
+        const item = this.annotationValue(valueNodes[i]!);
         if (item !== undefined) items.push(item);
       }
       return { kind: "List", items, loc: this.nodeLoc(list, open) };
@@ -383,23 +431,48 @@ export class AstBuilder {
 
   // ── separators ────────────────────────────────────────────────────────────────────────────────
 
-  /** Items of a list need a `,` or a line break between them (`{ a: int b: int }` is refused). */
+  /**
+   * Items of a list need a `,` or a line break between them (`{ a: int b: int }` is refused).
+   * `commas` as the parser stored them; recovery-inserted ones do not count.
+   */
   private checkSeparators(items: readonly CstNode[], commas: readonly IToken[], what: string): void {
     if (items.length < 2) return;
     const text = this.file.text;
     let comma = 0;
-    let previousEnd = offsets(items[0]!)?.end;
+    // `previousEnd` is NaN while no earlier item has a real token.
+    let previousEnd = spanStart(items[0]!) === Infinity ? NaN : spanEnd(items[0]!);
     for (let i = 1; i < items.length; i++) {
-      const span = offsets(items[i]!);
-      if (span === undefined) continue;
-      if (previousEnd !== undefined) {
-        while (comma < commas.length && commas[comma]!.startOffset < previousEnd) comma++;
-        const separated = comma < commas.length && commas[comma]!.startOffset < span.start;
-        if (!separated && !/[\n\r\u2028\u2029]/.test(text.slice(previousEnd, span.start))) {
-          this.diagnostics.push(createDiagnostic("WOW1011", { items: what }, this.loc(span.start, span.end)));
+      const start = spanStart(items[i]!);
+      if (start === Infinity) continue;
+      const end = spanEnd(items[i]!);
+      if (!Number.isNaN(previousEnd)) {
+        while (comma < commas.length && !(isReal(commas[comma]!) && commas[comma]!.startOffset >= previousEnd)) comma++;
+        const separated = comma < commas.length && commas[comma]!.startOffset < start;
+        if (!separated && !hasLineBreak(text, previousEnd, start)) {
+          this.diagnostics.push(createDiagnostic("WOW1011", { items: what }, this.loc(start, end)));
         }
       }
-      previousEnd = span.end;
+      previousEnd = end;
     }
   }
+}
+
+/** Sorts nodes by their start offset (0 for a node without a real token), computing each once. */
+function inSourceOrder(items: CstNode[]): CstNode[] {
+  return items
+    .map((item) => {
+      const start = spanStart(item);
+      return { item, start: start === Infinity ? 0 : start };
+    })
+    .sort((a, b) => a.start - b.start)
+    .map(({ item }) => item);
+}
+
+/** Whether `text[from, to)` holds a line break (`\n`, `\r`, U+2028, U+2029). */
+function hasLineBreak(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
 }

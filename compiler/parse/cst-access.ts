@@ -1,27 +1,31 @@
 // Defensive reads of a (possibly recovered) CST: a child that error recovery left out, or a token
 // it inserted (no real offsets), reads as `undefined`, so the builder simply skips what is missing.
+// Nothing here allocates: children are read in place, spans are returned as two numbers.
 import type { CstElement, CstNode, IToken } from "chevrotain";
+
+const NONE: readonly never[] = [];
 
 function isToken(element: CstElement): element is IToken {
   return (element as IToken).tokenType !== undefined;
 }
 
+/** Whether `t` was read from the source (not inserted by error recovery, with real offsets). */
+export function isReal(t: IToken): boolean {
+  return t.isInsertedInRecovery !== true && Number.isFinite(t.startOffset);
+}
+
 /** A real (not recovery-inserted) token child. */
 export function token(node: CstNode, key: string, index = 0): IToken | undefined {
   const element = node.children[key]?.[index];
-  if (element === undefined || !isToken(element) || element.isInsertedInRecovery === true) return undefined;
-  return Number.isFinite(element.startOffset) ? element : undefined;
+  return element !== undefined && isToken(element) && isReal(element) ? element : undefined;
 }
 
-/** All real token children under `key`. */
-export function tokens(node: CstNode, key: string): IToken[] {
-  const elements = node.children[key];
-  if (elements === undefined) return [];
-  const out: IToken[] = [];
-  for (const element of elements) {
-    if (isToken(element) && element.isInsertedInRecovery !== true && Number.isFinite(element.startOffset)) out.push(element);
-  }
-  return out;
+/**
+ * The token children under `key`, as the parser stored them (recovery-inserted ones included: check
+ * `isReal`). Chevrotain keys children by token or rule name, so a token's key holds only tokens.
+ */
+export function tokens(node: CstNode, key: string): readonly IToken[] {
+  return (node.children[key] as IToken[] | undefined) ?? NONE;
 }
 
 /** A sub-rule child. */
@@ -30,63 +34,109 @@ export function node(parent: CstNode, key: string, index = 0): CstNode | undefin
   return element === undefined || isToken(element) ? undefined : element;
 }
 
-/** All sub-rule children under `key`. */
-export function nodes(parent: CstNode, key: string): CstNode[] {
-  const elements = parent.children[key];
-  if (elements === undefined) return [];
-  const out: CstNode[] = [];
-  for (const element of elements) if (!isToken(element)) out.push(element);
-  return out;
-}
-
-function realToken(element: IToken): boolean {
-  return element.isInsertedInRecovery !== true && Number.isFinite(element.startOffset);
-}
-
-/** Offset of the first real token under `n` (`Infinity` when none). */
-function firstStart(n: CstNode): number {
-  let start = Infinity;
-  for (const key in n.children) {
-    for (const element of n.children[key]!) {
-      const offset = isToken(element) ? (realToken(element) ? element.startOffset : Infinity) : firstStart(element);
-      if (offset !== Infinity) {
-        if (offset < start) start = offset;
-        break;
-      }
-    }
-  }
-  return start;
-}
-
-/** End offset of the last real token under `n` (`-Infinity` when none). */
-function lastEnd(n: CstNode): number {
-  let end = -Infinity;
-  for (const key in n.children) {
-    const elements = n.children[key]!;
-    for (let i = elements.length - 1; i >= 0; i--) {
-      const element = elements[i]!;
-      const offset = isToken(element) ? (realToken(element) ? tokenEnd(element) : -Infinity) : lastEnd(element);
-      if (offset !== -Infinity) {
-        if (offset > end) end = offset;
-        break;
-      }
-    }
-  }
-  return end;
+/** The sub-rule children under `key` (a rule's key holds only nodes), read in place. */
+export function nodes(parent: CstNode, key: string): readonly CstNode[] {
+  return (parent.children[key] as CstNode[] | undefined) ?? NONE;
 }
 
 /**
- * The `[start, end)` offsets of a node: Chevrotain's node location when it is complete, else (after
- * error recovery) from the node's first and last real tokens; `undefined` when it has none.
+ * The child keys of each rule, in groups, in the order the parser fills them: every child of a group
+ * is added before any child of a later group (the parser only moves forward), while the keys of one
+ * group may interleave (`field` and `Comma` in `{ a: T, b: U }`). So a node's first real token is in
+ * its first group that has one, and its last in its last such group, without visiting the rest.
+ * Must list every key a rule can fill (test/grammar/spans.test.ts checks it against the grammar).
  */
-export function offsets(n: CstNode): { start: number; end: number } | undefined {
-  const location = n.location;
-  if (location !== undefined && Number.isFinite(location.startOffset) && Number.isFinite(location.endOffset) && n.recoveredNode !== true) {
-    return { start: location.startOffset, end: location.endOffset! + 1 };
+const CHILD_GROUPS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  file: [["contextClause", "declaration"]],
+  contextClause: [["Context"], ["Name"]],
+  declaration: [["annotation"], [
+    "typeDeclaration", "enumDeclaration", "serviceDeclaration", "aggregateDeclaration", "sagaDeclaration",
+    "stateBlock", "commandDeclaration", "eventDeclaration", "handlerDeclaration", "jobDeclaration",
+  ]],
+  typeDeclaration: [["Type"], ["Name"], ["fieldBlock"]],
+  enumDeclaration: [["Enum"], ["Name"], ["LCurly"], ["enumMember", "Comma"], ["RCurly"]],
+  enumMember: [["Name"]],
+  serviceDeclaration: [["Service"], ["Name"]],
+  aggregateDeclaration: [["Aggregate"], ["Name"], ["LCurly"], ["member"], ["RCurly"]],
+  sagaDeclaration: [["Saga"], ["Name"], ["LCurly"], ["member"], ["RCurly"]],
+  member: [["annotation"], ["stateBlock", "commandDeclaration", "eventDeclaration", "handlerDeclaration", "jobDeclaration"]],
+  stateBlock: [["State"], ["fieldBlock"]],
+  commandDeclaration: [["Command"], ["Name"], ["fieldBlock"]],
+  eventDeclaration: [["Event"], ["Name"], ["fieldBlock"]],
+  handlerDeclaration: [["On"], ["qualifiedName"], ["parameterList"]],
+  jobDeclaration: [["Job"], ["Name"], ["parameterList"]],
+  fieldBlock: [["LCurly"], ["field", "Comma"], ["RCurly"]],
+  field: [["Name"], ["Colon"], ["typeRef"]],
+  typeRef: [["qualifiedName"], ["LBracket"], ["RBracket"], ["Question"]],
+  parameterList: [["LParen"], ["parameter", "Comma"], ["RParen"]],
+  parameter: [["Name"], ["Colon"], ["qualifiedName"]],
+  qualifiedName: [["Name", "Dot"]],
+  annotation: [["At"], ["Name"], ["LParen"], ["annotationArgument", "Comma"], ["RParen"]],
+  annotationArgument: [["Name"], ["Equals"], ["annotationValue"]],
+  annotationValue: [["StringLiteral", "NumberLiteral", "True", "False", "qualifiedName", "listValue"]],
+  listValue: [["LBracket"], ["annotationValue", "Comma"], ["RBracket"]],
+};
+
+/** The child groups of a rule (one group of all its keys for a rule not listed). */
+export function childGroups(n: CstNode): readonly (readonly string[])[] {
+  return CHILD_GROUPS[n.name] ?? [Object.keys(n.children)];
+}
+
+/** Start of the first real element of `elements` (`Infinity` when none). */
+function firstOf(elements: readonly CstElement[] | undefined): number {
+  if (elements === undefined) return Infinity;
+  for (let i = 0; i < elements.length; i++) {
+    const element = elements[i]!;
+    const offset = isToken(element) ? (isReal(element) ? element.startOffset : Infinity) : spanStart(element);
+    if (offset !== Infinity) return offset;
   }
-  const start = firstStart(n);
-  if (start === Infinity) return undefined;
-  return { start, end: lastEnd(n) };
+  return Infinity;
+}
+
+/** End of the last real element of `elements` (`-Infinity` when none). */
+function lastOf(elements: readonly CstElement[] | undefined): number {
+  if (elements === undefined) return -Infinity;
+  for (let i = elements.length - 1; i >= 0; i--) {
+    const element = elements[i]!;
+    const offset = isToken(element) ? (isReal(element) ? tokenEnd(element) : -Infinity) : spanEnd(element);
+    if (offset !== -Infinity) return offset;
+  }
+  return -Infinity;
+}
+
+/**
+ * Where a node starts: its first real token (`Infinity` when it has none). With `spanEnd`, the
+ * `[start, end)` offsets of the node.
+ */
+export function spanStart(n: CstNode): number {
+  const groups = childGroups(n);
+  const children = n.children;
+  for (let g = 0; g < groups.length; g++) {
+    const keys = groups[g]!;
+    let start = Infinity;
+    for (let k = 0; k < keys.length; k++) {
+      const offset = firstOf(children[keys[k]!]);
+      if (offset < start) start = offset;
+    }
+    if (start !== Infinity) return start;
+  }
+  return Infinity;
+}
+
+/** Where a node ends: the end of its last real token (`-Infinity` when it has none). */
+export function spanEnd(n: CstNode): number {
+  const groups = childGroups(n);
+  const children = n.children;
+  for (let g = groups.length - 1; g >= 0; g--) {
+    const keys = groups[g]!;
+    let end = -Infinity;
+    for (let k = 0; k < keys.length; k++) {
+      const offset = lastOf(children[keys[k]!]);
+      if (offset > end) end = offset;
+    }
+    if (end !== -Infinity) return end;
+  }
+  return -Infinity;
 }
 
 export function tokenEnd(t: IToken): number {

@@ -1,0 +1,75 @@
+// Node spans (compiler/parse/cst-access.ts) come from each rule's child groups, not from Chevrotain
+// node locations: the groups must list every key a node can hold, and the spans they give must be
+// those of a full scan (first and last real token among all children), on valid and broken inputs.
+import type { CstElement, CstNode, IToken } from "chevrotain";
+import { describe, expect, it } from "vitest";
+import { parseCst, wowParser } from "../../grammar/parser.js";
+import { childGroups, isReal, spanEnd, spanStart } from "../../compiler/parse/cst-access.js";
+import { lexFile } from "../../compiler/parse/parse-file.js";
+import { mutateSource } from "../support/mutate-source.js";
+import { mulberry32 } from "../support/random.js";
+import { example, source } from "./helpers.js";
+
+const isToken = (element: CstElement): element is IToken => (element as IToken).tokenType !== undefined;
+
+/** The reference: every child of every key, in any order. */
+function scan(n: CstNode): { start: number; end: number } {
+  let start = Infinity;
+  let end = -Infinity;
+  for (const elements of Object.values(n.children)) {
+    for (const element of elements ?? []) {
+      if (isToken(element)) {
+        if (!isReal(element)) continue;
+        start = Math.min(start, element.startOffset);
+        end = Math.max(end, element.startOffset + element.image.length);
+      } else {
+        const inner = scan(element);
+        start = Math.min(start, inner.start);
+        end = Math.max(end, inner.end);
+      }
+    }
+  }
+  return { start, end };
+}
+
+function* allNodes(n: CstNode): Generator<CstNode> {
+  yield n;
+  for (const elements of Object.values(n.children)) for (const element of elements ?? []) if (!isToken(element)) yield* allNodes(element);
+}
+
+/** Checks every node of the CST of `text`; returns how many (Vitest's `expect` only on a mismatch). */
+function check(text: string): number {
+  let count = 0;
+  const { tokens } = lexFile(source(text));
+  const cst = parseCst(tokens);
+  for (const n of allNodes(cst)) {
+    const listed = new Set(childGroups(n).flat());
+    for (const key of Object.keys(n.children)) {
+      if (n.children[key] !== undefined && !listed.has(key)) expect.fail(`key ${key} of ${n.name} is in no group, in ${JSON.stringify(text)}`);
+    }
+    const expected = scan(n);
+    const actual = { start: spanStart(n), end: spanEnd(n) };
+    if (actual.start !== expected.start || actual.end !== expected.end) expect(actual, `${n.name} in ${JSON.stringify(text)}`).toEqual(expected);
+    count++;
+  }
+  return count;
+}
+
+describe("node spans", () => {
+  it("list a group for every rule of the grammar", () => {
+    for (const rule of Object.keys(wowParser.getGAstProductions())) {
+      const groups = childGroups({ name: rule, children: {} });
+      expect(groups.length, rule).toBeGreaterThan(0);
+      expect(groups.flat().length, rule).toBeGreaterThan(0);
+    }
+  });
+
+  it("equal a full scan of the children, on the examples and 1,000 mutations of them", () => {
+    const originals = [example("order").text, example("inventory").text];
+    let nodes = 0;
+    for (const text of originals) nodes += check(text);
+    const random = mulberry32(4242);
+    for (let i = 0; i < 1000; i++) nodes += check(mutateSource(originals[i % 2]!, random));
+    expect(nodes).toBeGreaterThan(50_000);
+  });
+});
