@@ -108,8 +108,10 @@ export class Annotations {
   /** The names of a list argument (empty when absent). */
   names(annotation: string, arg: string): readonly QualifiedName[] {
     const value = this.values.get(annotation)?.get(arg);
-    if (value?.kind !== "List") return [];
-    return value.items.flatMap((item) => (item.kind === "Reference" ? [item.name] : []));
+    if (value?.kind !== "List") return NO_NAMES;
+    const names: QualifiedName[] = [];
+    for (const item of value.items) if (item.kind === "Reference") names.push(item.name);
+    return names;
   }
 
   /** @internal */
@@ -120,11 +122,20 @@ export class Annotations {
 }
 
 const none = new Annotations();
+const NO_NAMES: readonly QualifiedName[] = [];
+
+/** Each annotation's argument names and its required ones, listed once. */
+const argumentLists = new Map(
+  Object.entries(annotationSpecs).map(([name, spec]) => [
+    name,
+    { names: Object.keys(spec.args), required: Object.entries(spec.args).filter(([, arg]) => arg.required === true) },
+  ]),
+);
 
 export function readAnnotations(annotations: readonly Annotation[], place: Place, reporter: Reporter): Annotations {
   if (annotations.length === 0) return none;
   const result = new Annotations();
-  const seen = new Set<string>();
+  const seen: string[] = []; // a node has one or two annotations: no set
   for (const annotation of annotations) {
     const name = annotation.name.text;
     const spec = Object.hasOwn(annotationSpecs, name) ? annotationSpecs[name] : undefined;
@@ -134,11 +145,11 @@ export function readAnnotations(annotations: readonly Annotation[], place: Place
       reporter.report("WOW3010", { name, suggestion: didYouMean(suggestion === undefined ? undefined : `@${suggestion}`) }, annotation.name.loc);
       continue;
     }
-    if (seen.has(name)) {
+    if (seen.includes(name)) {
       reporter.report("WOW3011", { name }, annotation.loc);
       continue;
     }
-    seen.add(name);
+    seen.push(name);
     if (!spec.places.includes(place)) {
       reporter.report("WOW3012", { name, place: placeNames[place], allowed: spec.allowed }, annotation.name.loc);
       continue;
@@ -151,7 +162,7 @@ export function readAnnotations(annotations: readonly Annotation[], place: Place
 function readArguments(annotation: Annotation, spec: AnnotationSpec, reporter: Reporter): Map<string, AnnotationValue> {
   const values = new Map<string, AnnotationValue>();
   const annotationName = annotation.name.text;
-  const argNames = Object.keys(spec.args);
+  const { names: argNames, required } = argumentLists.get(annotationName)!;
   for (const arg of annotation.args) {
     const name = arg.name.text;
     const argSpec = Object.hasOwn(spec.args, name) ? spec.args[name] : undefined;
@@ -179,8 +190,8 @@ function readArguments(annotation: Annotation, spec: AnnotationSpec, reporter: R
     }
     values.set(name, arg.value);
   }
-  for (const [name, argSpec] of Object.entries(spec.args)) {
-    if (argSpec.required === true && !values.has(name) && !annotation.args.some((a) => a.name.text === name)) {
+  for (const [name, argSpec] of required) {
+    if (!values.has(name) && !annotation.args.some((a) => a.name.text === name)) {
       reporter.report("WOW3015", { annotation: annotationName, name, example: `\`${argSpec.example}\`` }, annotation.loc);
     }
   }

@@ -15,23 +15,26 @@ const fieldType: Expectation<"Type" | "Enum"> = {
 };
 
 export function checkFields(fields: readonly Field[], owner: string, scope: ContextScope, resolver: Resolver, reporter: Reporter): FieldModel[] {
-  const seen = new Set<string>();
   const result: FieldModel[] = [];
-  for (const field of fields) {
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
     const name = field.name.text;
-    if (name !== "" && seen.has(name)) reporter.report("WOW2008", { name, owner }, field.name.loc);
-    seen.add(name);
+    // Field lists are short: a scan of the earlier names, no set per list.
+    if (name !== "" && declaredBefore(fields, i, name)) reporter.report("WOW2008", { name, owner }, field.name.loc);
     result.push({ decl: field, name, type: resolveType(field.type, scope, resolver) });
   }
   return result;
 }
 
+function declaredBefore(fields: readonly Field[], index: number, name: string): boolean {
+  for (let j = 0; j < index; j++) if (fields[j]!.name.text === name) return true;
+  return false;
+}
+
 function resolveType(ref: TypeRef, scope: ContextScope, resolver: Resolver): FieldType {
-  const shape = { array: ref.array, optional: ref.optional };
-  if (ref.name.context === undefined && builtinTypes.has(ref.name.name.text)) {
-    return { kind: "builtin", name: ref.name.name.text, ...shape };
-  }
+  const { array, optional } = ref;
+  if (ref.name.context === undefined && builtinTypes.has(ref.name.name.text)) return { kind: "builtin", name: ref.name.name.text, array, optional };
   const symbol = resolver.resolve(ref.name, scope, fieldType);
-  if (symbol === undefined) return { kind: "unresolved", name: ref.name.text, ...shape };
-  return { kind: symbol.kind === "Type" ? "type" : "enum", name: symbol.qualifiedName, ...shape };
+  if (symbol === undefined) return { kind: "unresolved", name: ref.name.text, array, optional };
+  return { kind: symbol.kind === "Type" ? "type" : "enum", name: symbol.qualifiedName, array, optional };
 }
