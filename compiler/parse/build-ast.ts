@@ -12,7 +12,7 @@ import type {
   SagaMember, SourceFile, StateBlock, TypeRef,
 } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { isReal, node, nodes, spanEnd, spanStart, token, tokenEnd, tokens } from "./cst-access.js";
+import { isReal, node, nodes, spanEnd, spanStart, spanStartFrom, token, tokenEnd, tokens } from "./cst-access.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
 import { Context } from "../../grammar/tokens.js";
@@ -28,6 +28,8 @@ const MEMBER_RULES = [
   ["handlerDeclaration", "On"],
   ["jobDeclaration", "Job"],
 ] as const;
+
+const MEMBER_KEYWORDS: Readonly<Record<(typeof MEMBER_RULES)[number][0], string>> = Object.fromEntries(MEMBER_RULES) as never;
 
 interface Misplacement {
   readonly what: string;
@@ -79,9 +81,8 @@ export class AstBuilder {
     return { file: this.file, start: t.startOffset, end: t.startOffset + t.image.length };
   }
 
-  /** The span of `n`, or of `fallback` when `n` holds no real token. */
-  private nodeLoc(n: CstNode, fallback: IToken): Location {
-    const start = spanStart(n);
+  /** The span of `n` (which starts at `start`), or of `fallback` when `n` holds no real token. */
+  private nodeLoc(n: CstNode, fallback: IToken, start = spanStart(n)): Location {
     return start === Infinity ? this.tokenLoc(fallback) : this.loc(start, spanEnd(n));
   }
 
@@ -89,9 +90,8 @@ export class AstBuilder {
     return { text: t.image, loc: this.tokenLoc(t) };
   }
 
-  /** The doc comment before `n` (or before its keyword, after annotations). */
-  private docOf(n: CstNode, keyword: IToken | undefined): string | undefined {
-    const start = spanStart(n);
+  /** The doc comment before `n` (which starts at `start`), or before its keyword, after annotations. */
+  private docOf(n: CstNode, keyword: IToken | undefined, start = spanStart(n)): string | undefined {
     const atStart = start === Infinity ? undefined : this.docs.get(start);
     if (atStart !== undefined) return atStart;
     return keyword === undefined ? undefined : this.docs.get(keyword.startOffset);
@@ -153,8 +153,9 @@ export class AstBuilder {
         const nameToken = token(innerNode, "Name");
         if (keyword === undefined || nameToken === undefined) return undefined;
         const name = this.name(nameToken);
-        const doc = this.docOf(n, keyword);
-        const loc = this.nodeLoc(n, keyword);
+        const start = spanStart(n);
+        const doc = this.docOf(n, keyword, start);
+        const loc = this.nodeLoc(n, keyword, start);
         const fields = this.fieldBlock(node(innerNode, "fieldBlock"));
         return doc === undefined
           ? { kind: "Type", name, loc, annotations, fields }
@@ -165,8 +166,9 @@ export class AstBuilder {
         const nameToken = token(innerNode, "Name");
         if (keyword === undefined || nameToken === undefined) return undefined;
         const name = this.name(nameToken);
-        const doc = this.docOf(n, keyword);
-        const loc = this.nodeLoc(n, keyword);
+        const start = spanStart(n);
+        const doc = this.docOf(n, keyword, start);
+        const loc = this.nodeLoc(n, keyword, start);
         const members = this.enumMembers(innerNode);
         return doc === undefined
           ? { kind: "Enum", name, loc, annotations, members }
@@ -177,8 +179,9 @@ export class AstBuilder {
         const nameToken = token(innerNode, "Name");
         if (keyword === undefined || nameToken === undefined) return undefined;
         const name = this.name(nameToken);
-        const doc = this.docOf(n, keyword);
-        const loc = this.nodeLoc(n, keyword);
+        const start = spanStart(n);
+        const doc = this.docOf(n, keyword, start);
+        const loc = this.nodeLoc(n, keyword, start);
         return doc === undefined ? { kind: "Service", name, loc, annotations } : { kind: "Service", name, doc, loc, annotations };
       }
       case "aggregateDeclaration":
@@ -188,8 +191,9 @@ export class AstBuilder {
         const nameToken = token(innerNode, "Name");
         if (keyword === undefined || nameToken === undefined) return undefined;
         const name = this.name(nameToken);
-        const doc = this.docOf(n, keyword);
-        const loc = this.nodeLoc(n, keyword);
+        const start = spanStart(n);
+        const doc = this.docOf(n, keyword, start);
+        const loc = this.nodeLoc(n, keyword, start);
         if (aggregate) {
           const members = this.members(innerNode, "aggregate") as AggregateMember[];
           return doc === undefined
@@ -220,22 +224,23 @@ export class AstBuilder {
 
   /** A member (of an aggregate, a saga, or misplaced at the top level of the file). */
   private member(n: CstNode, container: Container, annotations: Annotation[]): Member | undefined {
-    for (const [rule, keywordKey] of MEMBER_RULES) {
-      const inner = node(n, rule);
-      if (inner === undefined) continue;
-      const wrong = misplacement(rule, container);
-      if (wrong !== undefined) {
-        const keyword = token(inner, keywordKey);
-        if (keyword !== undefined) this.diagnostics.push(createDiagnostic("WOW1010", wrong, this.tokenLoc(keyword)));
-        return undefined;
-      }
-      switch (rule) {
-        case "stateBlock": return this.stateBlock(n, inner, annotations);
-        case "commandDeclaration": return this.message(n, inner, "Command", annotations);
-        case "eventDeclaration": return this.message(n, inner, "Event", annotations);
-        case "handlerDeclaration": return this.handler(n, inner, annotations);
-        case "jobDeclaration": return this.job(n, inner, annotations);
-      }
+    const children = n.children;
+    const inner = (children["commandDeclaration"] ?? children["eventDeclaration"] ?? children["handlerDeclaration"] ??
+      children["stateBlock"] ?? children["jobDeclaration"])?.[0];
+    if (inner === undefined || !("children" in inner)) return undefined;
+    const rule = inner.name as (typeof MEMBER_RULES)[number][0];
+    const wrong = misplacement(rule, container);
+    if (wrong !== undefined) {
+      const keyword = token(inner, MEMBER_KEYWORDS[rule]);
+      if (keyword !== undefined) this.diagnostics.push(createDiagnostic("WOW1010", wrong, this.tokenLoc(keyword)));
+      return undefined;
+    }
+    switch (rule) {
+      case "stateBlock": return this.stateBlock(n, inner, annotations);
+      case "commandDeclaration": return this.message(n, inner, "Command", annotations);
+      case "eventDeclaration": return this.message(n, inner, "Event", annotations);
+      case "handlerDeclaration": return this.handler(n, inner, annotations);
+      case "jobDeclaration": return this.job(n, inner, annotations);
     }
     return undefined;
   }
@@ -251,8 +256,9 @@ export class AstBuilder {
       }, annotation.loc));
     }
     const fields = this.fieldBlock(node(n, "fieldBlock"));
-    const doc = this.docOf(outer, keyword);
-    const loc = this.nodeLoc(outer, keyword);
+    const start = spanStart(outer);
+    const doc = this.docOf(outer, keyword, start);
+    const loc = this.nodeLoc(outer, keyword, start);
     return doc === undefined ? { kind: "State", fields, loc } : { kind: "State", fields, doc, loc };
   }
 
@@ -261,8 +267,9 @@ export class AstBuilder {
     const nameToken = token(n, "Name");
     if (keyword === undefined || nameToken === undefined) return undefined;
     const name = this.name(nameToken);
-    const doc = this.docOf(outer, keyword);
-    const loc = this.nodeLoc(outer, keyword);
+    const start = spanStart(outer);
+    const doc = this.docOf(outer, keyword, start);
+    const loc = this.nodeLoc(outer, keyword, start);
     const fields = this.fieldBlock(node(n, "fieldBlock"));
     return doc === undefined ? { kind, name, loc, annotations, fields } : { kind, name, doc, loc, annotations, fields };
   }
@@ -272,9 +279,10 @@ export class AstBuilder {
     const targetNode = node(n, "qualifiedName");
     const target = targetNode && this.qualifiedName(targetNode);
     if (keyword === undefined || target === undefined) return undefined;
-    const doc = this.docOf(outer, keyword);
+    const start = spanStart(outer);
+    const doc = this.docOf(outer, keyword, start);
     const params = this.parameters(node(n, "parameterList"));
-    const loc = this.nodeLoc(outer, keyword);
+    const loc = this.nodeLoc(outer, keyword, start);
     return doc === undefined
       ? { kind: "Handler", target, params, annotations, loc }
       : { kind: "Handler", target, params, annotations, doc, loc };
@@ -285,8 +293,9 @@ export class AstBuilder {
     const nameToken = token(n, "Name");
     if (keyword === undefined || nameToken === undefined) return undefined;
     const name = this.name(nameToken);
-    const doc = this.docOf(outer, keyword);
-    const loc = this.nodeLoc(outer, keyword);
+    const start = spanStart(outer);
+    const doc = this.docOf(outer, keyword, start);
+    const loc = this.nodeLoc(outer, keyword, start);
     const params = this.parameters(node(n, "parameterList"));
     return doc === undefined ? { kind: "Job", name, loc, annotations, params } : { kind: "Job", name, doc, loc, annotations, params };
   }
@@ -297,7 +306,7 @@ export class AstBuilder {
     const fields: Field[] = [];
     if (n === undefined) return fields;
     const fieldNodes = nodes(n, "field");
-    this.checkSeparators(fieldNodes, tokens(n, "Comma"), "fields");
+    this.checkSeparators(fieldNodes, tokens(n, "Comma"), "fields", "Name");
     for (let i = 0; i < fieldNodes.length; i++) {
       const fieldNode = fieldNodes[i]!;
       const nameToken = token(fieldNode, "Name");
@@ -325,7 +334,7 @@ export class AstBuilder {
 
   private enumMembers(n: CstNode): EnumMember[] {
     const memberNodes = nodes(n, "enumMember");
-    this.checkSeparators(memberNodes, tokens(n, "Comma"), "enum members");
+    this.checkSeparators(memberNodes, tokens(n, "Comma"), "enum members", "Name");
     const members: EnumMember[] = [];
     for (let i = 0; i < memberNodes.length; i++) {
       const nameToken = token(memberNodes[i]!, "Name");
@@ -342,7 +351,7 @@ export class AstBuilder {
     const parameters: Parameter[] = [];
     if (n === undefined) return parameters;
     const parameterNodes = nodes(n, "parameter");
-    this.checkSeparators(parameterNodes, tokens(n, "Comma"), "parameters");
+    this.checkSeparators(parameterNodes, tokens(n, "Comma"), "parameters", "Name");
     for (let i = 0; i < parameterNodes.length; i++) {
       const parameterNode = parameterNodes[i]!;
       const nameToken = token(parameterNode, "Name");
@@ -381,7 +390,7 @@ export class AstBuilder {
       const nameToken = token(annotationNode, "Name");
       if (at === undefined || nameToken === undefined) continue;
       const argumentNodes = nodes(annotationNode, "annotationArgument");
-      this.checkSeparators(argumentNodes, tokens(annotationNode, "Comma"), "annotation arguments");
+      this.checkSeparators(argumentNodes, tokens(annotationNode, "Comma"), "annotation arguments", "Name");
       const args: AnnotationArgument[] = [];
       for (let i = 0; i < argumentNodes.length; i++) {
         const argumentNode = argumentNodes[i]!;
@@ -433,16 +442,18 @@ export class AstBuilder {
 
   /**
    * Items of a list need a `,` or a line break between them (`{ a: int b: int }` is refused).
-   * `commas` as the parser stored them; recovery-inserted ones do not count.
+   * `commas` as the parser stored them; recovery-inserted ones do not count. `firstKey`: the one
+   * token key of the items' first child group, when they have one (see `spanStartFrom`).
    */
-  private checkSeparators(items: readonly CstNode[], commas: readonly IToken[], what: string): void {
+  private checkSeparators(items: readonly CstNode[], commas: readonly IToken[], what: string, firstKey?: string): void {
     if (items.length < 2) return;
     const text = this.file.text;
     let comma = 0;
+    const startOf = (item: CstNode): number => (firstKey === undefined ? spanStart(item) : spanStartFrom(item, firstKey));
     // `previousEnd` is NaN while no earlier item has a real token.
-    let previousEnd = spanStart(items[0]!) === Infinity ? NaN : spanEnd(items[0]!);
+    let previousEnd = startOf(items[0]!) === Infinity ? NaN : spanEnd(items[0]!);
     for (let i = 1; i < items.length; i++) {
-      const start = spanStart(items[i]!);
+      const start = startOf(items[i]!);
       if (start === Infinity) continue;
       const end = spanEnd(items[i]!);
       if (!Number.isNaN(previousEnd)) {

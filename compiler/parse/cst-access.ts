@@ -123,6 +123,15 @@ export function spanStart(n: CstNode): number {
   return Infinity;
 }
 
+/**
+ * `spanStart` of a node whose rule's first group is the one token key `key` (`Name` for a field, a
+ * parameter, an enum member, an annotation argument): that token when it is real, without a lookup.
+ */
+export function spanStartFrom(n: CstNode, key: string): number {
+  const first = n.children[key]?.[0];
+  return first !== undefined && isToken(first) && isReal(first) ? first.startOffset : spanStart(n);
+}
+
 /** Where a node ends: the end of its last real token (`-Infinity` when it has none). */
 export function spanEnd(n: CstNode): number {
   const groups = childGroups(n);

@@ -4,7 +4,7 @@
 import type { CstElement, CstNode, IToken } from "chevrotain";
 import { describe, expect, it } from "vitest";
 import { parseCst, wowParser } from "../../grammar/parser.js";
-import { childGroups, isReal, spanEnd, spanStart } from "../../compiler/parse/cst-access.js";
+import { childGroups, isReal, spanEnd, spanStart, spanStartFrom } from "../../compiler/parse/cst-access.js";
 import { lexFile } from "../../compiler/parse/parse-file.js";
 import { mutateSource } from "../support/mutate-source.js";
 import { mulberry32 } from "../support/random.js";
@@ -37,6 +37,9 @@ function* allNodes(n: CstNode): Generator<CstNode> {
   for (const elements of Object.values(n.children)) for (const element of elements ?? []) if (!isToken(element)) yield* allNodes(element);
 }
 
+/** Rules whose first child group is their `Name` token. */
+const NAME_FIRST = new Set(["field", "parameter", "enumMember", "annotationArgument"]);
+
 /** Checks every node of the CST of `text`; returns how many (Vitest's `expect` only on a mismatch). */
 function check(text: string): number {
   let count = 0;
@@ -50,6 +53,7 @@ function check(text: string): number {
     const expected = scan(n);
     const actual = { start: spanStart(n), end: spanEnd(n) };
     if (actual.start !== expected.start || actual.end !== expected.end) expect(actual, `${n.name} in ${JSON.stringify(text)}`).toEqual(expected);
+    if (NAME_FIRST.has(n.name) && spanStartFrom(n, "Name") !== expected.start) expect(spanStartFrom(n, "Name"), `${n.name} from Name`).toBe(expected.start);
     count++;
   }
   return count;
