@@ -395,7 +395,8 @@ export class SqliteJournal implements Journal {
     const committed: EventMessage[] = [];
     for (const event of commit.events) {
       const position = Number(this.stmt.insertEvent.run(key, event.version, event.sequence, event.type, eventData(event)).lastInsertRowid);
-      committed.push({ ...event, position });
+      // One literal of the committed event's shape (a spread would copy through the slow path).
+      committed.push({ eventId: event.eventId, type: event.type, body: event.body, aggregate: event.aggregate, version: event.version, sequence: event.sequence, commandId: event.commandId, requestId: event.requestId, createdAt: event.createdAt, position });
     }
     const newVersion = committed.length > 0 ? committed[0]!.version : version;
     if (commit.deleted && !stream.deleted) this.stmt.markDeleted.run(key);
