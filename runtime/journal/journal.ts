@@ -161,4 +161,9 @@ export interface Journal {
    * decided on top of the refused one). Any other error rolls the whole batch back.
    */
   commitBatch?(entries: readonly BatchEntry[]): Promise<BatchOutcome[]>;
+  /**
+   * Optional: housekeeping for a moment with nothing due (the timer poller calls it when it has
+   * caught up), e.g. SQLite's WAL checkpoint, so that it does not stall a burst of deliveries.
+   */
+  idle?(): Promise<void>;
 }

@@ -101,7 +101,14 @@ export class TimerService {
           continue;
         }
         // After a failed poll, a whole interval: the batch path's unleased timers are still due now.
-        await this.nap(failed ? this.options.pollInterval : await this.idleWait(), signal);
+        let wait = failed ? this.options.pollInterval : await this.idleWait();
+        // Nothing due before the next poll: the journal's housekeeping (a WAL checkpoint) goes now, not in a
+        // burst; the wait is measured again after it.
+        if (!failed && wait >= this.options.pollInterval && this.journal.idle !== undefined) {
+          await this.journal.idle().catch((error: unknown) => this.onError(error));
+          wait = await this.idleWait();
+        }
+        await this.nap(wait, signal);
       }
     })();
   }

@@ -214,6 +214,27 @@ describe.each(stores)("delivery: $name", (store) => {
     expect(h.spec.sent.map((s) => s.command.schedule!.due - START)).toEqual([1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007]);
   });
 
+  it("journal housekeeping (Journal.idle: SQLite's WAL checkpoint) runs only when nothing is due before the next poll", async () => {
+    await order({ batchSize: 3 });
+    const journal = h.spec.journal;
+    const original = journal.idle?.bind(journal);
+    const calls: number[] = []; // deliveries sent when it ran
+    journal.idle = async () => {
+      calls.push(h.spec.sent.length);
+      await original?.();
+    };
+    await schedule("soon", ScheduleRule.at(START + 400));
+    await h.spec.advanceTime(399);
+    expect(calls).toEqual([]); // something due within the poll interval: no housekeeping
+    for (let i = 0; i < 8; i++) await schedule(`k${i}`, ScheduleRule.at(START + 3_000 + i));
+    await h.spec.advanceTime("5s");
+    expect(h.spec.sent).toHaveLength(9);
+    // Before the backlog and after it, never between its batches.
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((sent) => sent <= 1 || sent === 9)).toBe(true);
+    expect(calls).toContain(9);
+  });
+
   it("drains a backlog larger than a batch at once, never before due, in due order", async () => {
     await order({ batchSize: 7 });
     const dues = Array.from({ length: 40 }, (_, i) => START + 1_000 + ((i * 37) % 23) * 100);

@@ -1,4 +1,5 @@
 // What only the SQLite journal promises: a versioned schema, and nothing committed lost on reopen.
+import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION, ScheduleRule, SqliteJournal, VersionConflictError, aggregateRef, refKey } from "../../runtime/index.js";
@@ -116,6 +117,27 @@ describe("SQLite journal", () => {
     expect(outcomes[0]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
     expect((await j.load(A)).events.map((e) => e.eventId)).toEqual(["r1", "r3"]);
     await other.close();
+    await j.close();
+  });
+
+  it("idle() copies the WAL into the database file (a checkpoint); commits alone leave it in the WAL", async () => {
+    const path = tempDbPath();
+    const j = new SqliteJournal(path);
+    const body = { text: "x".repeat(2_000) };
+    for (let v = 0; v < 200; v++) {
+      const requestId = `r${v}`;
+      await j.append({
+        aggregate: A,
+        expectedVersion: v,
+        events: [{ eventId: requestId, type: "ctx.E", body, aggregate: A, version: v + 1, sequence: 1, commandId: requestId, requestId, createdAt: 5 }],
+        request: { requestId, version: v + 1, errorCode: "Ok" },
+        timers: [],
+      });
+    }
+    const before = statSync(path).size;
+    await j.idle();
+    expect(statSync(path).size).toBeGreaterThan(before + 200 * 2_000);
+    expect((await j.load(A)).events).toHaveLength(200);
     await j.close();
   });
 
