@@ -128,13 +128,21 @@ export class AstBuilder {
   }
 
   private contextClause(n: CstNode): ContextClause | undefined {
-    const keyword = token(n, "Context");
-    const nameToken = token(n, "Name");
+    const head = this.head(n, n, "Context");
+    return head && { name: head.name, doc: head.doc, loc: head.loc };
+  }
+
+  /**
+   * Name, doc comment and location of a declaration or member whose keyword token is `keywordKey`:
+   * `outer` holds its annotations (the span starts there), `inner` its keyword and name. Nodes are built
+   * with `doc` always present (undefined when there is none): one shape per kind of node.
+   */
+  private head(outer: CstNode, inner: CstNode, keywordKey: string): { name: Name; doc: string | undefined; loc: Location } | undefined {
+    const keyword = token(inner, keywordKey);
+    const nameToken = token(inner, "Name");
     if (keyword === undefined || nameToken === undefined) return undefined;
-    const doc = this.docOf(n, keyword);
-    const name = this.name(nameToken);
-    const loc = this.nodeLoc(n, keyword);
-    return doc === undefined ? { name, loc } : { name, doc, loc };
+    const start = spanStart(outer);
+    return { name: this.name(nameToken), doc: this.docOf(outer, keyword, start), loc: this.nodeLoc(outer, keyword, start) };
   }
 
   private declaration(n: CstNode): Declaration | undefined {
@@ -149,61 +157,24 @@ export class AstBuilder {
     }
     switch (innerNode.name) {
       case "typeDeclaration": {
-        const keyword = token(innerNode, "Type");
-        const nameToken = token(innerNode, "Name");
-        if (keyword === undefined || nameToken === undefined) return undefined;
-        const name = this.name(nameToken);
-        const start = spanStart(n);
-        const doc = this.docOf(n, keyword, start);
-        const loc = this.nodeLoc(n, keyword, start);
-        const fields = this.fieldBlock(node(innerNode, "fieldBlock"));
-        return doc === undefined
-          ? { kind: "Type", name, loc, annotations, fields }
-          : { kind: "Type", name, doc, loc, annotations, fields };
+        const head = this.head(n, innerNode, "Type");
+        return head && { kind: "Type", name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(innerNode, "fieldBlock")) };
       }
       case "enumDeclaration": {
-        const keyword = token(innerNode, "Enum");
-        const nameToken = token(innerNode, "Name");
-        if (keyword === undefined || nameToken === undefined) return undefined;
-        const name = this.name(nameToken);
-        const start = spanStart(n);
-        const doc = this.docOf(n, keyword, start);
-        const loc = this.nodeLoc(n, keyword, start);
-        const members = this.enumMembers(innerNode);
-        return doc === undefined
-          ? { kind: "Enum", name, loc, annotations, members }
-          : { kind: "Enum", name, doc, loc, annotations, members };
+        const head = this.head(n, innerNode, "Enum");
+        return head && { kind: "Enum", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.enumMembers(innerNode) };
       }
       case "serviceDeclaration": {
-        const keyword = token(innerNode, "Service");
-        const nameToken = token(innerNode, "Name");
-        if (keyword === undefined || nameToken === undefined) return undefined;
-        const name = this.name(nameToken);
-        const start = spanStart(n);
-        const doc = this.docOf(n, keyword, start);
-        const loc = this.nodeLoc(n, keyword, start);
-        return doc === undefined ? { kind: "Service", name, loc, annotations } : { kind: "Service", name, doc, loc, annotations };
+        const head = this.head(n, innerNode, "Service");
+        return head && { kind: "Service", name: head.name, doc: head.doc, loc: head.loc, annotations };
       }
-      case "aggregateDeclaration":
+      case "aggregateDeclaration": {
+        const head = this.head(n, innerNode, "Aggregate");
+        return head && { kind: "Aggregate", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(innerNode, "aggregate") as AggregateMember[] };
+      }
       case "sagaDeclaration": {
-        const aggregate = innerNode.name === "aggregateDeclaration";
-        const keyword = token(innerNode, aggregate ? "Aggregate" : "Saga");
-        const nameToken = token(innerNode, "Name");
-        if (keyword === undefined || nameToken === undefined) return undefined;
-        const name = this.name(nameToken);
-        const start = spanStart(n);
-        const doc = this.docOf(n, keyword, start);
-        const loc = this.nodeLoc(n, keyword, start);
-        if (aggregate) {
-          const members = this.members(innerNode, "aggregate") as AggregateMember[];
-          return doc === undefined
-            ? { kind: "Aggregate", name, loc, annotations, members }
-            : { kind: "Aggregate", name, doc, loc, annotations, members };
-        }
-        const members = this.members(innerNode, "saga") as SagaMember[];
-        return doc === undefined
-          ? { kind: "Saga", name, loc, annotations, members }
-          : { kind: "Saga", name, doc, loc, annotations, members };
+        const head = this.head(n, innerNode, "Saga");
+        return head && { kind: "Saga", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(innerNode, "saga") as SagaMember[] };
       }
     }
     return undefined;
@@ -257,21 +228,12 @@ export class AstBuilder {
     }
     const fields = this.fieldBlock(node(n, "fieldBlock"));
     const start = spanStart(outer);
-    const doc = this.docOf(outer, keyword, start);
-    const loc = this.nodeLoc(outer, keyword, start);
-    return doc === undefined ? { kind: "State", fields, loc } : { kind: "State", fields, doc, loc };
+    return { kind: "State", fields, doc: this.docOf(outer, keyword, start), loc: this.nodeLoc(outer, keyword, start) };
   }
 
   private message(outer: CstNode, n: CstNode, kind: "Command" | "Event", annotations: Annotation[]): MessageDeclaration | undefined {
-    const keyword = token(n, kind);
-    const nameToken = token(n, "Name");
-    if (keyword === undefined || nameToken === undefined) return undefined;
-    const name = this.name(nameToken);
-    const start = spanStart(outer);
-    const doc = this.docOf(outer, keyword, start);
-    const loc = this.nodeLoc(outer, keyword, start);
-    const fields = this.fieldBlock(node(n, "fieldBlock"));
-    return doc === undefined ? { kind, name, loc, annotations, fields } : { kind, name, doc, loc, annotations, fields };
+    const head = this.head(outer, n, kind);
+    return head && { kind, name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(n, "fieldBlock")) };
   }
 
   private handler(outer: CstNode, n: CstNode, annotations: Annotation[]): HandlerDeclaration | undefined {
@@ -281,23 +243,12 @@ export class AstBuilder {
     if (keyword === undefined || target === undefined) return undefined;
     const start = spanStart(outer);
     const doc = this.docOf(outer, keyword, start);
-    const params = this.parameters(node(n, "parameterList"));
-    const loc = this.nodeLoc(outer, keyword, start);
-    return doc === undefined
-      ? { kind: "Handler", target, params, annotations, loc }
-      : { kind: "Handler", target, params, annotations, doc, loc };
+    return { kind: "Handler", target, params: this.parameters(node(n, "parameterList")), annotations, doc, loc: this.nodeLoc(outer, keyword, start) };
   }
 
   private job(outer: CstNode, n: CstNode, annotations: Annotation[]): JobDeclaration | undefined {
-    const keyword = token(n, "Job");
-    const nameToken = token(n, "Name");
-    if (keyword === undefined || nameToken === undefined) return undefined;
-    const name = this.name(nameToken);
-    const start = spanStart(outer);
-    const doc = this.docOf(outer, keyword, start);
-    const loc = this.nodeLoc(outer, keyword, start);
-    const params = this.parameters(node(n, "parameterList"));
-    return doc === undefined ? { kind: "Job", name, loc, annotations, params } : { kind: "Job", name, doc, loc, annotations, params };
+    const head = this.head(outer, n, "Job");
+    return head && { kind: "Job", name: head.name, doc: head.doc, loc: head.loc, annotations, params: this.parameters(node(n, "parameterList")) };
   }
 
   // ── fields, enum members, parameters ──────────────────────────────────────────────────────────
@@ -316,7 +267,7 @@ export class AstBuilder {
       const doc = this.docs.get(nameToken.startOffset);
       const name = this.name(nameToken);
       const loc = this.loc(nameToken.startOffset, type.loc.end);
-      fields.push(doc === undefined ? { kind: "Field", name, type, loc } : { kind: "Field", name, type, doc, loc });
+      fields.push({ kind: "Field", name, type, doc, loc });
     }
     return fields;
   }
@@ -342,7 +293,7 @@ export class AstBuilder {
       const doc = this.docs.get(nameToken.startOffset);
       const name = this.name(nameToken);
       const loc = this.tokenLoc(nameToken);
-      members.push(doc === undefined ? { name, loc } : { name, doc, loc });
+      members.push({ name, doc, loc });
     }
     return members;
   }
