@@ -7,10 +7,11 @@
 // measures the neighbours too, so `ratio_to_tsc` is the ratio of CPU times, and the wall-time ratio
 // is printed beside it. Prints a table, then one JSON object as the last line.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { filesUnder } from "../support/files.js";
 import { generate } from "./synthetic-project.js";
 
 function argument(name: string, fallback: number): number {
@@ -45,16 +46,7 @@ function medians(samples: readonly Sample[]): Sample {
 }
 
 function snapshot(dir: string): Map<string, number> {
-  const out = new Map<string, number>();
-  const walk = (d: string): void => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const path = join(d, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else out.set(path, statSync(path).mtimeMs);
-    }
-  };
-  walk(dir);
-  return out;
+  return new Map(filesUnder(dir).map((path) => [path, statSync(path).mtimeMs]));
 }
 
 const aggregates = argument("aggregates", 1000);

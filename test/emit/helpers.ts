@@ -7,6 +7,7 @@ import ts from "typescript";
 import type { SourceFile } from "../../compiler/ast.js";
 import { emitSdk, type EmittedFile } from "../../compiler/emit/emit.js";
 import { compileSources } from "../../compiler/program/compile.js";
+import { filesUnder } from "../support/files.js";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const ESHOP = join(REPO, "examples/eshop");
@@ -58,11 +59,5 @@ export function typeCheck(rootNames: readonly string[], options: ts.CompilerOpti
 }
 
 export function tsFilesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...tsFilesUnder(path));
-    else if (entry.name.endsWith(".ts")) out.push(path);
-  }
-  return out.sort();
+  return filesUnder(dir).filter((path) => path.endsWith(".ts"));
 }

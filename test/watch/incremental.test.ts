@@ -3,12 +3,13 @@
 // gives: the same diagnostics and the same output files, byte for byte. Seeded edit sequences —
 // docs, renames that break references in other contexts, syntax errors and their fixes, files
 // added, deleted and moved to another context, job changes — check that after every step.
-import { mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Builder, build, type BuildResult } from "../../compiler/program/build.js";
 import { IncrementalProgram } from "../../compiler/program/incremental.js";
 import { generate } from "../bench/synthetic-project.js";
+import { filesUnder } from "../support/files.js";
 import { mulberry32, pick, type Random } from "../support/random.js";
 import { scratchDir } from "../tools/run-wowc.js";
 
@@ -23,20 +24,8 @@ function writeProject(dir: string): void {
 }
 
 function outputs(outDir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else files.set(relative(outDir, path), readFileSync(path, "utf8"));
-    }
-  };
-  try {
-    walk(outDir);
-  } catch {
-    // no output directory yet
-  }
-  return files;
+  if (!existsSync(outDir)) return new Map();
+  return new Map(filesUnder(outDir).map((path) => [relative(outDir, path), readFileSync(path, "utf8")]));
 }
 
 function summary(result: BuildResult): string[] {
@@ -44,16 +33,9 @@ function summary(result: BuildResult): string[] {
 }
 
 function wowFiles(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (at: string): void => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory() && entry.name !== "generated" && entry.name !== "fresh") walk(path);
-      else if (entry.name.endsWith(".wow")) found.push(relative(dir, path).split("\\").join("/"));
-    }
-  };
-  walk(dir);
-  return found.sort();
+  return filesUnder(dir, (name) => name === "generated" || name === "fresh")
+    .filter((path) => path.endsWith(".wow"))
+    .map((path) => relative(dir, path).split("\\").join("/"));
 }
 
 type Edit = (dir: string, random: Random) => string[];
