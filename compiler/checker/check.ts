@@ -25,7 +25,7 @@ export interface CheckOptions {
 export interface ContextCheck {
   readonly model: ContextModel;
   /** Commands (qualified names) handled by an `on` in this context. */
-  readonly handled: ReadonlySet<string>;
+  readonly handled: ReadonlyMap<string, unknown>;
   /** Events (qualified names) listed in some `produces` of this context. */
   readonly produced: ReadonlySet<string>;
   /**
@@ -36,11 +36,12 @@ export interface ContextCheck {
 }
 
 export function check(program: BoundProgram, reporter: Reporter, options: CheckOptions): ProgramModel {
-  const checks = [...program.contexts.values()].map((scope) => checkContext(scope, program, reporter, options));
+  const scopes = [...program.contexts.values()];
+  const checks = scopes.map((scope) => checkContext(scope, program, reporter, options));
   if (options.complete) {
     const produced = new Set<string>();
     for (const result of checks) for (const event of result.produced) produced.add(event);
-    for (const [i, scope] of [...program.contexts.values()].entries()) checkCompleteness(scope, checks[i]!.handled, produced, reporter);
+    scopes.forEach((scope, i) => checkCompleteness(scope, checks[i]!.handled, produced, reporter));
   }
   return { contexts: sortedModels(checks.map((c) => c.model)) };
 }
@@ -93,7 +94,7 @@ export function checkContext(scope: ContextScope, program: BoundProgram, reporte
     }
   }
   const model: ContextModel = { name: scope.name, files: scope.files.map((f) => f.file.path), docs, types, enums, services, aggregates, sagas };
-  return { model, handled: new Set(cx.handled.keys()), produced: cx.produced, dependencies: resolver.dependencies() };
+  return { model, handled: cx.handled, produced: cx.produced, dependencies: resolver.dependencies() };
 }
 
 function checkEnumMembers(decl: EnumDeclaration, reporter: Reporter): void {

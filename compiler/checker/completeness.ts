@@ -3,7 +3,7 @@
 import type { ContextScope } from "../binder/symbols.js";
 import type { Reporter } from "./reporter.js";
 
-export function checkCompleteness(scope: ContextScope, handled: ReadonlySet<string>, produced: { has(event: string): boolean }, reporter: Reporter): void {
+export function checkCompleteness(scope: ContextScope, handled: { has(command: string): boolean }, produced: { has(event: string): boolean }, reporter: Reporter): void {
   for (const symbol of scope.symbols.values()) {
     if (symbol.kind === "Command" && !handled.has(symbol.qualifiedName)) {
       reporter.report("WOW3007", { name: symbol.name, aggregate: symbol.aggregate.name }, symbol.decl.name.loc);

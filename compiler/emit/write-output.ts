@@ -164,7 +164,7 @@ export function writeOutput(outDir: string, files: ReadonlyArray<EmittedFile | C
   const root = resolve(outDir);
   const check = options.check === true;
   const memory = check ? undefined : options.memory;
-  const listed = [...files.map((f) => f.path)].sort();
+  const listed = files.map((f) => f.path).sort();
   const record: EmittedFile = { path: GENERATED_LIST_FILE, text: `${listed.join("\n")}\n` };
   const previous = memory?.filled === true ? [...memory.contents.keys()].filter((path) => path !== GENERATED_LIST_FILE) : previousList(root);
   const writer = new Writer(existsSync(root));

@@ -120,13 +120,12 @@ export class Builder {
 
   /** Reads the sources, reusing the text of those not in `changed` (all are read without it). */
   private load(paths: readonly string[], changed: ReadonlySet<string> | undefined): LoadedSources {
-    const fresh = paths.filter((path) => changed === undefined || changed.has(path) || !this.texts.has(path));
-    const read = readSources(this.root, fresh);
-    for (const file of read.files) this.texts.set(file.path, file.text);
     const wanted = new Set(paths);
-    for (const path of this.texts.keys()) if (!wanted.has(path)) this.texts.delete(path);
-    const readable = new Set(read.files.map((f) => f.path));
-    for (const path of fresh) if (!readable.has(path)) this.texts.delete(path);
+    for (const path of this.texts.keys()) {
+      if (changed === undefined || changed.has(path) || !wanted.has(path)) this.texts.delete(path);
+    }
+    const read = readSources(this.root, paths.filter((path) => !this.texts.has(path)));
+    for (const file of read.files) this.texts.set(file.path, file.text);
     const files = [...wanted].sort().flatMap((path) => {
       const text = this.texts.get(path);
       return text === undefined ? [] : [{ path, text }];

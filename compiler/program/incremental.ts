@@ -55,7 +55,8 @@ interface ManifestPart {
   readonly bytes: Uint8Array;
 }
 
-const EMPTY_CONTEXTS = `"contexts": {}`;
+const CONTEXTS_KEY = `"contexts": `;
+const EMPTY_CONTEXTS = `${CONTEXTS_KEY}{}`;
 const OPEN = Buffer.from("{\n");
 const SEPARATOR = Buffer.from(",\n");
 const CLOSE = Buffer.from("\n  }");
@@ -224,16 +225,20 @@ export class IncrementalProgram {
       return part;
     });
     const manifest = manifestOf(parts.map((p) => p.fragment));
+    // The shell's `"contexts": {}` is cut after its key: the entries go between the two halves.
     const shell = canonicalJson({ ...manifest, contexts: {} });
-    const at = shell.indexOf(EMPTY_CONTEXTS) + EMPTY_CONTEXTS.length - 2;
-    const chunks: Uint8Array[] = [Buffer.from(shell.slice(0, at))];
+    const cut = shell.indexOf(EMPTY_CONTEXTS) + CONTEXTS_KEY.length;
+    const chunks: Uint8Array[] = [Buffer.from(shell.slice(0, cut))];
     if (parts.length === 0) chunks.push(Buffer.from("{}"));
     else {
       chunks.push(OPEN);
-      parts.forEach((part, i) => chunks.push(...(i === 0 ? [] : [SEPARATOR]), part.bytes));
+      for (let i = 0; i < parts.length; i++) {
+        if (i > 0) chunks.push(SEPARATOR);
+        chunks.push(parts[i]!.bytes);
+      }
       chunks.push(CLOSE);
     }
-    chunks.push(Buffer.from(shell.slice(at + 2)));
+    chunks.push(Buffer.from(shell.slice(cut + "{}".length)));
     return { manifest, manifestFile: { path: MANIFEST_FILE_NAME, chunks } };
   }
 }

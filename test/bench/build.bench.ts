@@ -13,18 +13,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { filesUnder } from "../support/files.js";
 import { generate } from "./synthetic-project.js";
+import { argument, median } from "./bench-args.js";
 
-function argument(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} needs a positive integer`);
-  return value;
-}
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 interface Sample {
   readonly ms: number;

@@ -16,18 +16,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AGGREGATES_PER_CONTEXT, generate } from "./synthetic-project.js";
+import { argument, median } from "./bench-args.js";
 
-function argument(name: string, fallback: number, min: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} needs an integer ≥ ${min}`);
-  return value;
-}
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 interface Timing {
   readonly cpuMs: number;

@@ -9,6 +9,7 @@ import { Agent, createServer, request } from "node:http";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { median } from "./bench-args.js";
 
 if (!existsSync("dist/runtime/index.js")) execSync("npm run build", { stdio: "inherit" });
 if (!existsSync("examples/eshop/generated/wow-manifest.json")) execSync("node dist/compiler/cli/main.js build examples/eshop", { stdio: "inherit" });
@@ -106,7 +107,6 @@ async function plainHttp(): Promise<number> {
   return rate;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const httpRates: number[] = [];
 const inProcessRates: number[] = [];
 const plainRates: number[] = [];

@@ -8,13 +8,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Watcher, type RebuildReport } from "../../compiler/watch/watcher.js";
 import { generate } from "./synthetic-project.js";
+import { argument } from "./bench-args.js";
 
-function argument(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} needs a positive integer`);
-  return value;
-}
 
 const percentile = (values: readonly number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,0 +1,15 @@
+// What the benches share: reading `--name N` from the command line, and the median of samples.
+
+/** The integer after `--name` on the command line (at least `min`), or `fallback` without one. */
+export function argument(name: string, fallback: number, min = 1): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} needs an integer ≥ ${min}`);
+  return value;
+}
+
+/** The middle value (the upper one of an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
