@@ -4,7 +4,7 @@ import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
 import type { AggregateModel, CommandModel, EventModel, ScheduledCommand } from "../model.js";
 import { docComment, identifier, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
 import { fieldViews, parameterViews, type FieldView, type ParameterView } from "./field-view.js";
-import { aggregateFile, Imports } from "./imports.js";
+import { aggregatesFile, type Imports } from "./imports.js";
 import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
 
 export interface MessageView {
@@ -46,7 +46,6 @@ export interface ApplyView {
 }
 
 export interface AggregateView {
-  readonly imports: readonly string[];
   readonly doc: string;
   readonly context: string;
   readonly aggregate: string;
@@ -61,14 +60,14 @@ export interface AggregateView {
   readonly hasCreateCommand: boolean;
 }
 
-export function aggregateView(context: string, aggregate: AggregateModel): AggregateView {
-  const imports = new Imports(context, aggregateFile(aggregate.name));
+/** `imports`: those of the context's aggregates module, shared by its aggregates (read once all are viewed). */
+export function aggregateView(context: string, aggregate: AggregateModel, imports: Imports): AggregateView {
   const name = identifier(aggregate.name);
-  const commandOf = (symbol: CommandSymbol): string => imports.ref({ context: symbol.context, file: aggregateFile(symbol.aggregate.name) }, `${symbol.name}Command`);
+  const commandOf = (symbol: CommandSymbol): string => imports.ref({ context: symbol.context, file: aggregatesFile() }, `${symbol.name}Command`);
   const eventType = (symbol: EventSymbol): string => stringLiteral(symbol.qualifiedName);
   const handlers = aggregate.commands.flatMap((command) => (command.handler === undefined ? [] : [handlerView(context, command, imports, commandOf, eventType)]));
   const allServices = aggregate.commands.flatMap((command) => command.handler?.services ?? []);
-  const view = {
+  return {
     doc: docComment(aggregate.decl.doc),
     context: stringLiteral(context),
     aggregate: stringLiteral(aggregate.name),
@@ -82,8 +81,6 @@ export function aggregateView(context: string, aggregate: AggregateModel): Aggre
     serviceTypes: serviceTypeViews(context, allServices),
     hasCreateCommand: aggregate.commands.some((command) => command.create),
   };
-  // The import lines are read last, once every reference above has been recorded.
-  return { ...view, imports: imports.lines() };
 }
 
 function messageView(context: string, message: CommandModel | EventModel, kind: "Command" | "Event", imports: Imports): MessageView {

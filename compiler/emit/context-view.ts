@@ -3,7 +3,7 @@
 import type { ContextModel, ProgramModel } from "../model.js";
 import { docComment, identifier, lineComment, propertyKey, stringLiteral } from "./escape.js";
 import { fieldViews, type FieldView } from "./field-view.js";
-import { aggregateFile, camelAlias, contextFolder, Imports, sagaFile, typesFile } from "./imports.js";
+import { aggregatesFile, camelAlias, contextFolder, Imports, sagasFile, typesFile } from "./imports.js";
 
 export interface EnumView {
   readonly doc: string;
@@ -54,7 +54,7 @@ export function typesView(context: ContextModel): TypesView {
 export function barrelView(context: ContextModel): BarrelView {
   return {
     docs: docComment(context.docs.join("\n\n")),
-    modules: [typesFile(), ...context.aggregates.map((a) => aggregateFile(a.name)), ...context.sagas.map((s) => sagaFile(s.name))],
+    modules: [typesFile(), ...(context.aggregates.length > 0 ? [aggregatesFile()] : []), ...(context.sagas.length > 0 ? [sagasFile()] : [])],
   };
 }
 

@@ -5,7 +5,7 @@ import type { ContextModel, ProgramModel } from "../model.js";
 import { aggregateView } from "./aggregate-view.js";
 import { configSchema, configView, CONFIG_SCHEMA_FILE, jobConfigs } from "./config-view.js";
 import { barrelView, rootIndexView, typesView } from "./context-view.js";
-import { aggregateFile, contextFolder, sagaFile, typesFile } from "./imports.js";
+import { aggregatesFile, contextFolder, Imports, sagasFile, typesFile } from "./imports.js";
 import { sagaView } from "./saga-view.js";
 import { render } from "./templates.js";
 
@@ -60,11 +60,16 @@ export function emitContextFiles(context: ContextModel): EmittedFile[] {
   const header = GENERATED_HEADER;
   const folder = contextFolder(context.name);
   const files: EmittedFile[] = [{ path: `${folder}/${typesFile()}.ts`, text: render("types", { header, ...typesView(context) }) }];
-  for (const aggregate of context.aggregates) {
-    files.push({ path: `${folder}/${aggregateFile(aggregate.name)}.ts`, text: render("aggregate", { header, ...aggregateView(context.name, aggregate) }) });
+  if (context.aggregates.length > 0) {
+    const imports = new Imports(context.name, aggregatesFile());
+    const aggregates = context.aggregates.map((aggregate) => aggregateView(context.name, aggregate, imports));
+    // The import lines are read last, once every reference of every aggregate has been recorded.
+    files.push({ path: `${folder}/${aggregatesFile()}.ts`, text: render("aggregates", { header, aggregates, imports: imports.lines() }) });
   }
-  for (const saga of context.sagas) {
-    files.push({ path: `${folder}/${sagaFile(saga.name)}.ts`, text: render("saga", { header, ...sagaView(context.name, saga) }) });
+  if (context.sagas.length > 0) {
+    const imports = new Imports(context.name, sagasFile());
+    const sagas = context.sagas.map((saga) => sagaView(context.name, saga, imports));
+    files.push({ path: `${folder}/${sagasFile()}.ts`, text: render("sagas", { header, sagas, imports: imports.lines() }) });
   }
   files.push({ path: `${folder}/index.ts`, text: render("context-index", { header, ...barrelView(context) }) });
   return files;

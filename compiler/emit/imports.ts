@@ -10,12 +10,13 @@ export function typesFile(): string {
   return "types";
 }
 
-export function aggregateFile(aggregate: string): string {
-  return `${kebabCase(aggregate)}.aggregate`;
+/** Every aggregate of a context is declared in one module, as every saga is in another: a context is the unit of the SDK. */
+export function aggregatesFile(): string {
+  return "aggregates";
 }
 
-export function sagaFile(saga: string): string {
-  return `${kebabCase(saga)}.saga`;
+export function sagasFile(): string {
+  return "sagas";
 }
 
 /** The folder of a context's files: its name (lower-case words and `-`, safe on every file system). */

@@ -4,7 +4,7 @@ import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
 import type { JobModel, SagaModel, ServiceParameter } from "../model.js";
 import { unionOf } from "./aggregate-view.js";
 import { docComment, identifier, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
-import { aggregateFile, Imports, sagaFile } from "./imports.js";
+import { aggregatesFile, type Imports } from "./imports.js";
 import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
 
 interface SagaFunctionView {
@@ -49,7 +49,6 @@ export interface JobView extends SagaFunctionView {
 }
 
 export interface SagaView {
-  readonly imports: readonly string[];
   readonly doc: string;
   readonly context: string;
   readonly saga: string;
@@ -60,10 +59,10 @@ export interface SagaView {
   readonly jobs: readonly JobView[];
 }
 
-export function sagaView(context: string, saga: SagaModel): SagaView {
-  const imports = new Imports(context, sagaFile(saga.name));
-  const commandOf = (symbol: CommandSymbol): string => imports.ref({ context: symbol.context, file: aggregateFile(symbol.aggregate.name) }, `${symbol.name}Command`);
-  const bodyOf = (symbol: CommandSymbol | EventSymbol): string => imports.ref({ context: symbol.context, file: aggregateFile(symbol.aggregate.name) }, symbol.name);
+/** `imports`: those of the context's sagas module, shared by its sagas (read once all are viewed). */
+export function sagaView(context: string, saga: SagaModel, imports: Imports): SagaView {
+  const commandOf = (symbol: CommandSymbol): string => imports.ref({ context: symbol.context, file: aggregatesFile() }, `${symbol.name}Command`);
+  const bodyOf = (symbol: CommandSymbol | EventSymbol): string => imports.ref({ context: symbol.context, file: aggregatesFile() }, symbol.name);
   const fn = (name: string, doc: string | undefined, services: readonly ServiceParameter[], blocking: boolean): SagaFunctionView => {
     const views = serviceViews(context, services);
     return {
@@ -79,7 +78,7 @@ export function sagaView(context: string, saga: SagaModel): SagaView {
     };
   };
   const call = (name: string): string => propertyAccess("impl", name);
-  const view = {
+  return {
     doc: docComment(saga.decl.doc),
     context: stringLiteral(context),
     saga: stringLiteral(saga.name),
@@ -107,7 +106,6 @@ export function sagaView(context: string, saga: SagaModel): SagaView {
     })),
     jobs: saga.jobs.map((job) => jobView(job, fn(job.function, job.decl.doc, job.services, job.blocking), commandOf, call(job.function))),
   };
-  return { ...view, imports: imports.lines() };
 }
 
 function jobView(job: JobModel, base: SagaFunctionView, commandOf: (symbol: CommandSymbol) => string, call: string): JobView & { call: string } {

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import type HandlebarsModule from "handlebars";
 import { compileTemplate } from "./template-compiler.js";
 
-export type TemplateName = "sdk" | "types" | "aggregate" | "saga" | "context-index" | "index" | "config";
+export type TemplateName = "sdk" | "types" | "aggregates" | "sagas" | "context-index" | "index" | "config";
 
 const compiled = new Map<TemplateName, (view: object) => string>();
 let handlebars: typeof HandlebarsModule | undefined;
@@ -23,7 +23,7 @@ function templatesDirectory(): URL {
   let dir = new URL("../../", import.meta.url);
   for (let depth = 0; depth < 4; depth++) {
     const candidate = new URL("templates/", dir);
-    if (existsSync(new URL("aggregate.ts.hbs", candidate))) return (directory = candidate);
+    if (existsSync(new URL("aggregates.ts.hbs", candidate))) return (directory = candidate);
     dir = new URL("../", dir);
   }
   throw new Error("the templates/ folder of wowc was not found");

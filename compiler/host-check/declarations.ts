@@ -2,7 +2,8 @@
 // and (sagas) send with `command`, each with the location of its entry in the annotation's list.
 import type { Annotation, AnnotationValue, Location } from "../ast.js";
 import type { CommandSymbol } from "../binder/symbols.js";
-import { aggregateFile, contextFolder, sagaFile } from "../emit/imports.js";
+import { identifier } from "../emit/escape.js";
+import { aggregatesFile, contextFolder, sagasFile } from "../emit/imports.js";
 import type { ProgramModel } from "../model.js";
 
 /** Which generated context object the handler receives: decides the methods and argument positions. */
@@ -38,6 +39,8 @@ export interface OwnerDeclaration {
   readonly context: string;
   /** The generated file that declares `define…`, relative to the SDK directory, without extension. */
   readonly sdkFile: string;
+  /** `defineOrder`: the generated function that turns an implementation into a registration. */
+  readonly define: string;
   readonly handlers: readonly HandlerDeclarationInfo[];
 }
 
@@ -60,7 +63,7 @@ export function declarationsOf(model: ProgramModel): OwnerDeclaration[] {
           commands: [],
         }];
       });
-      owners.push({ kind: "aggregate", name: aggregate.name, context: context.name, sdkFile: `${folder}/${aggregateFile(aggregate.name)}`, handlers });
+      owners.push({ kind: "aggregate", name: aggregate.name, context: context.name, sdkFile: `${folder}/${aggregatesFile()}`, define: `define${identifier(aggregate.name)}`, handlers });
     }
     for (const saga of context.sagas) {
       const events = saga.eventHandlers.map((handler): HandlerDeclarationInfo => {
@@ -87,7 +90,7 @@ export function declarationsOf(model: ProgramModel): OwnerDeclaration[] {
           commands: listed(annotation, "commands", job.commands, context.name, job.decl.loc),
         };
       });
-      owners.push({ kind: "saga", name: saga.name, context: context.name, sdkFile: `${folder}/${sagaFile(saga.name)}`, handlers: [...events, ...jobs] });
+      owners.push({ kind: "saga", name: saga.name, context: context.name, sdkFile: `${folder}/${sagasFile()}`, define: `define${identifier(saga.name)}`, handlers: [...events, ...jobs] });
     }
   }
   return owners;

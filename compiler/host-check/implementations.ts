@@ -26,12 +26,12 @@ export interface Implementation {
 }
 
 export function findImplementations(project: Project, owners: readonly OwnerDeclaration[], sdkDir: string): Implementation[] {
-  const byFile = new Map(owners.map((owner) => [`${sdkDir}/${owner.sdkFile}`, owner]));
+  const byFunction = new Map(owners.map((owner) => [`${sdkDir}/${owner.sdkFile}#${owner.define}`, owner]));
   const found: Implementation[] = [];
   for (const source of project.getSourceFiles()) {
     if (!isProjectCode(source, sdkDir)) continue;
     for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-      const owner = ownerOf(call, byFile, sdkDir);
+      const owner = ownerOf(call, byFunction, sdkDir);
       if (owner !== undefined) found.push(implementationOf(owner, call, sdkDir));
     }
   }
@@ -39,14 +39,16 @@ export function findImplementations(project: Project, owners: readonly OwnerDecl
 }
 
 /** The aggregate or saga whose generated `define…` the call invokes, if any. */
-function ownerOf(call: CallExpression, byFile: ReadonlyMap<string, OwnerDeclaration>, sdkDir: string): OwnerDeclaration | undefined {
+/** `byFunction`: owners keyed by `<sdk file without extension>#<define… name>`. */
+function ownerOf(call: CallExpression, byFunction: ReadonlyMap<string, OwnerDeclaration>, sdkDir: string): OwnerDeclaration | undefined {
   const callee = call.getExpression();
   if (!Node.isIdentifier(callee) && !Node.isPropertyAccessExpression(callee)) return undefined;
   for (const declaration of declarationsOf(callee)) {
-    if (!Node.isFunctionDeclaration(declaration) || !(declaration.getName() ?? "").startsWith("define")) continue;
+    const name = Node.isFunctionDeclaration(declaration) ? declaration.getName() ?? "" : "";
+    if (!name.startsWith("define")) continue;
     const path = declaration.getSourceFile().getFilePath() as string;
     if (!isUnder(path, sdkDir)) continue;
-    const owner = byFile.get(path.replace(/(\.d)?\.[cm]?[jt]s$/, ""));
+    const owner = byFunction.get(`${path.replace(/(\.d)?\.[cm]?[jt]s$/, "")}#${name}`);
     if (owner !== undefined) return owner;
   }
   return undefined;

@@ -65,6 +65,70 @@ describe("wowc check --host: finding implementations", () => {
     expect(diagnostics[0]!.hint).toContain("`on PayOrder` at shop.wow:21");
   }, TIMEOUT);
 
+  it("tells apart the aggregates that share their context's generated module", () => {
+    const wow = `
+      context desk
+
+      aggregate Ticket {
+        state { open: boolean }
+        @CreateAggregate
+        command OpenTicket {}
+        command CloseTicket {}
+        event TicketOpened {}
+        event TicketClosed {}
+        @OnCommand(produces = [TicketOpened], schedules = [CloseTicket])
+        on OpenTicket
+        @OnCommand(produces = [TicketClosed])
+        on CloseTicket
+      }
+
+      aggregate Agent {
+        state { busy: boolean }
+        @CreateAggregate
+        command HireAgent {}
+        event AgentHired {}
+        @OnCommand(produces = [AgentHired])
+        on HireAgent
+      }
+    `;
+    const diagnostics = runHostCase({
+      code: "WOW5001",
+      title: "two aggregates, one module",
+      wow: { "desk.wow": wow },
+      host: {
+        "src/desk.ts": `
+          import { ScheduleRule } from "wowc/runtime";
+          import { Decision } from "../generated/sdk.js";
+          import { AgentHired, CloseTicket, defineAgent, defineTicket, TicketClosed, TicketOpened } from "../generated/desk/index.js";
+
+          export const ticket = defineTicket({
+            initialState: () => ({ open: false }),
+            onOpenTicket(_state, _command, scope) {
+              scope.schedule("close", ScheduleRule.after("1d"), CloseTicket());
+              return Decision.events(TicketOpened());
+            },
+            onCloseTicket(_state, _command, scope) {
+              (scope as any).schedule("again", ScheduleRule.after("1d"), CloseTicket());
+              return Decision.events(TicketClosed());
+            },
+            apply: { TicketOpened: () => ({ open: true }), TicketClosed: () => ({ open: false }) },
+          });
+
+          export const agent = defineAgent({
+            initialState: () => ({ busy: false }),
+            onHireAgent: () => Decision.events(AgentHired()),
+            apply: { AgentHired: (s) => s },
+          });
+        `,
+      },
+      expected: [],
+    });
+    // Each define… call is read against its own aggregate's declaration: the ticket's undeclared schedule is
+    // found, its declared one is not reported as never scheduled, and the agent (declared after it) is clean.
+    expect(describeAll(diagnostics).sort()).toEqual(["src/desk.ts WOW5001 12:64"]);
+    expect(diagnostics[0]!.hint).toContain("`on CloseTicket` at desk.wow:");
+  }, TIMEOUT);
+
   it("finds nothing wrong in the example e-shop and its host", () => {
     const root = fileURLToPath(new URL("../../examples/eshop/", import.meta.url));
     const built = build({ root, write: false });

@@ -2,6 +2,6 @@
 
 export * from "./types.js";
 
-export * from "./stock.aggregate.js";
+export * from "./aggregates.js";
 
-export * from "./stock-saga.saga.js";
+export * from "./sagas.js";

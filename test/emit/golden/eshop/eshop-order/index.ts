@@ -2,4 +2,4 @@
 
 export * from "./types.js";
 
-export * from "./order.aggregate.js";
+export * from "./aggregates.js";

@@ -2,7 +2,7 @@
 import type { CommandRejection, EventMessage, JobCommand, SagaRegistration, ScheduleTick } from "wowc/runtime";
 import type * as $wow from "../sdk.js";
 import type * as $eshopOrder from "../eshop-order/index.js";
-import type { ReceiveStockCommand, ReleaseStockCommand, ReserveStock, ReserveStockCommand, StockReserved, StockShortage } from "./stock.aggregate.js";
+import type { ReceiveStockCommand, ReleaseStockCommand, ReserveStock, ReserveStockCommand, StockReserved, StockShortage } from "./aggregates.js";
 
 /** The services StockSaga's handlers ask for; the host narrows each `unknown` with its own type. */
 export interface StockSagaServiceTypes {
