@@ -27,6 +27,8 @@ export function createDiagnostic<C extends DiagnosticCode>(
     severity: definition.severity,
     message: fill(definition.message, values),
     ...(definition.hint === undefined ? {} : { hint: fill(definition.hint, values) }),
-    ...(loc === undefined ? {} : { loc }),
+    // A plain copy: AST nodes can be their own location (see compiler/parse/source-name.ts), and a
+    // diagnostic's `loc` holds the span only.
+    ...(loc === undefined ? {} : { loc: { file: loc.file, start: loc.start, end: loc.end } }),
   };
 }

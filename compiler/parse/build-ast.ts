@@ -13,6 +13,7 @@ import type {
 } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { isReal, node, nodes, spanEnd, spanStart, spanStartFrom, token, tokenEnd, tokens } from "./cst-access.js";
+import { SourceName } from "./source-name.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
 import { Context } from "../../grammar/tokens.js";
@@ -87,7 +88,7 @@ export class AstBuilder {
   }
 
   private name(t: IToken): Name {
-    return { text: t.image, loc: this.tokenLoc(t) };
+    return new SourceName(t.image, this.file, t.startOffset);
   }
 
   /** The doc comment before `n` (which starts at `start`), or before its keyword, after annotations. */
@@ -280,7 +281,9 @@ export class AstBuilder {
     const question = token(n, "Question");
     const array = token(n, "LBracket") !== undefined;
     const end = Math.max(name.loc.end, close === undefined ? 0 : tokenEnd(close), question === undefined ? 0 : tokenEnd(question));
-    return { kind: "TypeRef", name, array, optional: question !== undefined, loc: this.loc(name.loc.start, end) };
+    // Without `[]` or `?` the type spans its name: one location for both.
+    const loc = end === name.loc.end ? name.loc : this.loc(name.loc.start, end);
+    return { kind: "TypeRef", name, array, optional: question !== undefined, loc };
   }
 
   private enumMembers(n: CstNode): EnumMember[] {
@@ -292,8 +295,7 @@ export class AstBuilder {
       if (nameToken === undefined) continue;
       const doc = this.docs.get(nameToken.startOffset);
       const name = this.name(nameToken);
-      const loc = this.tokenLoc(nameToken);
-      members.push({ name, doc, loc });
+      members.push({ name, doc, loc: name.loc });
     }
     return members;
   }
