@@ -11,6 +11,24 @@ import {
 } from "./tokens.js";
 import { syntaxErrorFactsProvider } from "./syntax-error-facts.js";
 
+/**
+ * A CST node with the indices (into the parser's input) of the first and last token its rule read:
+ * `firstToken > lastToken` when it read none. When the parse had no error, these are exactly the
+ * tokens of the node's children; with errors, recovery may have skipped tokens in between or
+ * inserted some, and only the children tell (compiler/parse/cst-access.ts).
+ */
+export interface IndexedCstNode extends CstNode {
+  firstToken: number;
+  lastToken: number;
+}
+
+/** The parser state that the two overrides below read and write (Chevrotain internals, 11.2.0). */
+interface ParserInternals {
+  readonly CST_STACK: IndexedCstNode[];
+  /** Index of the last token read (-1 before the first). */
+  readonly currIdx: number;
+}
+
 /** Keywords that begin a declaration or a member. */
 const BLOCK_KEYWORDS: ReadonlySet<TokenType> = new Set([Context, Type, Enum, Service, Aggregate, Saga, State, Command, Event, On, Job]);
 
@@ -33,10 +51,18 @@ export class WowParser extends CstParser {
    * lexer's token factory in tokens.ts) with each node built in one literal, and its `children` a
    * plain object rather than `Object.create(null)`: V8 keeps those in dictionary mode, several times
    * bigger and slower to fill and read. Child keys are token and rule names, none of which is a
-   * property of `Object.prototype`. No `location` (see `nodeLocationTracking` above).
+   * property of `Object.prototype`. No `location` (see `nodeLocationTracking` above): the indices of
+   * the tokens the rule read instead (`IndexedCstNode`), two numbers in the node itself.
    */
   cstInvocationStateUpdate(fullRuleName: string): void {
-    (this as unknown as { CST_STACK: CstNode[] }).CST_STACK.push({ name: fullRuleName, children: {} });
+    const self = this as unknown as ParserInternals;
+    self.CST_STACK.push({ name: fullRuleName, children: {}, firstToken: self.currIdx + 1, lastToken: self.currIdx });
+  }
+
+  /** Chevrotain's `TreeBuilder.cstFinallyStateUpdate` (internal, pinned 11.2.0), which ends every rule. */
+  cstFinallyStateUpdate(): void {
+    const self = this as unknown as ParserInternals;
+    self.CST_STACK.pop()!.lastToken = self.currIdx;
   }
 
   /**

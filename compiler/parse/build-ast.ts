@@ -12,7 +12,7 @@ import type {
   SagaMember, SourceFile, StateBlock, TypeRef,
 } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { isReal, node, nodes, spanEnd, spanStart, spanStartFrom, token, tokenEnd, tokens } from "./cst-access.js";
+import { indexedSpanEnd, indexedSpanStart, isReal, node, nodes, spanEnd, spanStart, spanStartFrom, token, tokenEnd, tokens } from "./cst-access.js";
 import { SourceName } from "./source-name.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
@@ -65,13 +65,28 @@ function misplacement(rule: string, container: Container): Misplacement | undefi
 export class AstBuilder {
   private readonly diagnostics: Diagnostic[] = [];
 
+  /**
+   * `parsedTokens`: the tokens of a parse without errors, whose nodes' token indices give their spans
+   * directly; `undefined` after errors, when spans come from each node's real children.
+   */
   constructor(
     private readonly file: SourceFile,
     private readonly docs: ReadonlyMap<number, string>,
+    private readonly parsedTokens: readonly IToken[] | undefined,
   ) {}
 
   get reported(): Diagnostic[] {
     return this.diagnostics;
+  }
+
+  /** Where `n` starts (`Infinity` when it holds no real token); see cst-access.ts. */
+  private start(n: CstNode): number {
+    return this.parsedTokens === undefined ? spanStart(n) : indexedSpanStart(n, this.parsedTokens);
+  }
+
+  /** Where `n` ends (`-Infinity` when it holds no real token). */
+  private end(n: CstNode): number {
+    return this.parsedTokens === undefined ? spanEnd(n) : indexedSpanEnd(n, this.parsedTokens);
   }
 
   private loc(start: number, end: number): Location {
@@ -83,8 +98,8 @@ export class AstBuilder {
   }
 
   /** The span of `n` (which starts at `start`), or of `fallback` when `n` holds no real token. */
-  private nodeLoc(n: CstNode, fallback: IToken, start = spanStart(n)): Location {
-    return start === Infinity ? this.tokenLoc(fallback) : this.loc(start, spanEnd(n));
+  private nodeLoc(n: CstNode, fallback: IToken, start = this.start(n)): Location {
+    return start === Infinity ? this.tokenLoc(fallback) : this.loc(start, this.end(n));
   }
 
   private name(t: IToken): Name {
@@ -92,7 +107,7 @@ export class AstBuilder {
   }
 
   /** The doc comment before `n` (which starts at `start`), or before its keyword, after annotations. */
-  private docOf(n: CstNode, keyword: IToken | undefined, start = spanStart(n)): string | undefined {
+  private docOf(n: CstNode, keyword: IToken | undefined, start = this.start(n)): string | undefined {
     const atStart = start === Infinity ? undefined : this.docs.get(start);
     if (atStart !== undefined) return atStart;
     return keyword === undefined ? undefined : this.docs.get(keyword.startOffset);
@@ -111,7 +126,7 @@ export class AstBuilder {
     const declarations: Declaration[] = [];
     for (const fileNode of files) {
       const clauses = nodes(fileNode, "contextClause");
-      const items = clauses.length === 0 ? nodes(fileNode, "declaration") : inSourceOrder([...clauses, ...nodes(fileNode, "declaration")]);
+      const items = clauses.length === 0 ? nodes(fileNode, "declaration") : this.inSourceOrder([...clauses, ...nodes(fileNode, "declaration")]);
       for (const item of items) {
         if (item.name === "contextClause") {
           const keyword = token(item, "Context");
@@ -142,7 +157,7 @@ export class AstBuilder {
     const keyword = token(inner, keywordKey);
     const nameToken = token(inner, "Name");
     if (keyword === undefined || nameToken === undefined) return undefined;
-    const start = spanStart(outer);
+    const start = this.start(outer);
     return { name: this.name(nameToken), doc: this.docOf(outer, keyword, start), loc: this.nodeLoc(outer, keyword, start) };
   }
 
@@ -228,7 +243,7 @@ export class AstBuilder {
       }, annotation.loc));
     }
     const fields = this.fieldBlock(node(n, "fieldBlock"));
-    const start = spanStart(outer);
+    const start = this.start(outer);
     return { kind: "State", fields, doc: this.docOf(outer, keyword, start), loc: this.nodeLoc(outer, keyword, start) };
   }
 
@@ -242,7 +257,7 @@ export class AstBuilder {
     const targetNode = node(n, "qualifiedName");
     const target = targetNode && this.qualifiedName(targetNode);
     if (keyword === undefined || target === undefined) return undefined;
-    const start = spanStart(outer);
+    const start = this.start(outer);
     const doc = this.docOf(outer, keyword, start);
     return { kind: "Handler", target, params: this.parameters(node(n, "parameterList")), annotations, doc, loc: this.nodeLoc(outer, keyword, start) };
   }
@@ -391,6 +406,17 @@ export class AstBuilder {
     return undefined;
   }
 
+  /** Sorts nodes by their start offset (0 for a node without a real token), computing each once. */
+  private inSourceOrder(items: CstNode[]): CstNode[] {
+    return items
+      .map((item) => {
+        const start = this.start(item);
+        return { item, start: start === Infinity ? 0 : start };
+      })
+      .sort((a, b) => a.start - b.start)
+      .map(({ item }) => item);
+  }
+
   // ── separators ────────────────────────────────────────────────────────────────────────────────
 
   /**
@@ -402,13 +428,14 @@ export class AstBuilder {
     if (items.length < 2) return;
     const text = this.file.text;
     let comma = 0;
-    const startOf = (item: CstNode): number => (firstKey === undefined ? spanStart(item) : spanStartFrom(item, firstKey));
+    const startOf = (item: CstNode): number =>
+      firstKey === undefined || this.parsedTokens !== undefined ? this.start(item) : spanStartFrom(item, firstKey);
     // `previousEnd` is NaN while no earlier item has a real token.
-    let previousEnd = startOf(items[0]!) === Infinity ? NaN : spanEnd(items[0]!);
+    let previousEnd = startOf(items[0]!) === Infinity ? NaN : this.end(items[0]!);
     for (let i = 1; i < items.length; i++) {
       const start = startOf(items[i]!);
       if (start === Infinity) continue;
-      const end = spanEnd(items[i]!);
+      const end = this.end(items[i]!);
       if (!Number.isNaN(previousEnd)) {
         while (comma < commas.length && !(isReal(commas[comma]!) && commas[comma]!.startOffset >= previousEnd)) comma++;
         const separated = comma < commas.length && commas[comma]!.startOffset < start;
@@ -419,17 +446,6 @@ export class AstBuilder {
       previousEnd = end;
     }
   }
-}
-
-/** Sorts nodes by their start offset (0 for a node without a real token), computing each once. */
-function inSourceOrder(items: CstNode[]): CstNode[] {
-  return items
-    .map((item) => {
-      const start = spanStart(item);
-      return { item, start: start === Infinity ? 0 : start };
-    })
-    .sort((a, b) => a.start - b.start)
-    .map(({ item }) => item);
 }
 
 /** Whether `text[from, to)` holds a line break (`\n`, `\r`, U+2028, U+2029). */

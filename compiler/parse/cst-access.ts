@@ -2,6 +2,7 @@
 // it inserted (no real offsets), reads as `undefined`, so the builder simply skips what is missing.
 // Nothing here allocates: children are read in place, spans are returned as two numbers.
 import type { CstElement, CstNode, IToken } from "chevrotain";
+import type { IndexedCstNode } from "../../grammar/parser.js";
 
 const NONE: readonly never[] = [];
 
@@ -146,6 +147,21 @@ export function spanEnd(n: CstNode): number {
     if (end !== -Infinity) return end;
   }
   return -Infinity;
+}
+
+/**
+ * `spanStart` of a node from the token indices the parser recorded on it, without visiting its
+ * children: only for a parse without errors, and `tokens` the parser's input (see `IndexedCstNode`).
+ */
+export function indexedSpanStart(n: CstNode, tokens: readonly IToken[]): number {
+  const { firstToken, lastToken } = n as IndexedCstNode;
+  return firstToken <= lastToken ? tokens[firstToken]!.startOffset : Infinity;
+}
+
+/** `spanEnd` of a node from its token indices, on the same terms as `indexedSpanStart`. */
+export function indexedSpanEnd(n: CstNode, tokens: readonly IToken[]): number {
+  const { firstToken, lastToken } = n as IndexedCstNode;
+  return firstToken <= lastToken ? tokenEnd(tokens[lastToken]!) : -Infinity;
 }
 
 export function tokenEnd(t: IToken): number {

@@ -87,7 +87,9 @@ function inSourceOrder(diagnostics: Diagnostic[]): Diagnostic[] {
 /** Parses lexed tokens into the AST. The diagnostics include the lexer's (`lexed.diagnostics`). */
 export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
   const { files, errors } = parseAll(lexed.tokens);
-  const builder = new AstBuilder(file, indexDocs(lexed.comments, lexed.tokens));
+  // Without errors, one CST covers every token and its nodes' token indices give their spans.
+  const exact = errors.length === 0 && files.length === 1 ? lexed.tokens : undefined;
+  const builder = new AstBuilder(file, indexDocs(lexed.comments, lexed.tokens), exact);
   const { context, declarations } = builder.buildFile(files, lexed.tokens[0]);
   const ast: WowFile = {
     kind: "File",
