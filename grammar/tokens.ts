@@ -2,7 +2,7 @@
 // also a `Name` (a token category), so the parser accepts it wherever a name may stand.
 // Positions: offsets only (start and end); lines and columns are unused.
 // New lines are insignificant: whitespace is skipped and separators (`,`) are optional.
-import type { IToken, TokenType } from "chevrotain";
+import type { TokenType } from "chevrotain";
 import { createToken, Lexer, validateGrammar } from "./chevrotain.js";
 
 /** Category of every token that can stand for a name: identifiers and all keywords. */
@@ -128,23 +128,14 @@ export const allTokens: readonly TokenType[] = [
 
 /**
  * The one lexer. Diagnostics use offsets only: lines and columns are computed at the edge, when
- * printing. Tokens carry `startOffset` and `endOffset` (for the parser's node locations) but no
- * lines or columns: "onlyOffset" tracking, whose tokens get their `endOffset` from the image length
- * below. ("full" tracking counts line breaks in every token and makes tokens twice as big: ~25 MB
- * more to allocate and collect on a 1.3 MB project.)
+ * printing. "onlyOffset" tracking: a token is `{ image, startOffset, tokenTypeIdx, tokenType }`, no
+ * lines, columns or `endOffset` (Chevrotain reads it only for node locations, which the parser does
+ * not track; wowc takes a token's end as `startOffset + image.length`). ("full" tracking counts line
+ * breaks in every token and makes tokens twice as big: ~25 MB more to allocate and collect on a
+ * 1.3 MB project.)
  */
 export const wowLexer = new Lexer(allTokens as TokenType[], {
   positionTracking: "onlyOffset",
   ensureOptimizations: validateGrammar,
   skipValidations: !validateGrammar,
 });
-
-/** Chevrotain's token factory for "onlyOffset" (an instance method, pinned 11.2.0), plus `endOffset`. */
-(wowLexer as unknown as { createTokenInstance: (image: string, startOffset: number, tokenTypeIdx: number, tokenType: TokenType) => IToken })
-  .createTokenInstance = (image, startOffset, tokenTypeIdx, tokenType) => ({
-    image,
-    startOffset,
-    endOffset: startOffset + image.length - 1,
-    tokenTypeIdx,
-    tokenType,
-  });

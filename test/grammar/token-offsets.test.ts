@@ -2,15 +2,16 @@ import { describe, expect, it } from "vitest";
 import { wowLexer } from "../../grammar/tokens.js";
 
 describe("token positions", () => {
-  it("carry start and end offsets (for node locations), and no lines or columns", () => {
+  it("carry their start offset, and no end offset, lines or columns (a token ends at start + image length)", () => {
     const { tokens } = wowLexer.tokenize('context c\n\n  type "x\\"y" 12.5');
-    expect(tokens.map((t) => [t.image, t.startOffset, t.endOffset])).toEqual([
-      ["context", 0, 6],
-      ["c", 8, 8],
-      ["type", 13, 16],
-      ['"x\\"y"', 18, 23],
-      ["12.5", 25, 28],
+    expect(tokens.map((t) => [t.image, t.startOffset])).toEqual([
+      ["context", 0],
+      ["c", 8],
+      ["type", 13],
+      ['"x\\"y"', 18],
+      ["12.5", 25],
     ]);
+    expect(tokens[0]!.endOffset).toBeUndefined();
     expect(tokens[0]!.startLine).toBeUndefined();
   });
 });
