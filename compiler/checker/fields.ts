@@ -31,9 +31,18 @@ function declaredBefore(fields: readonly Field[], index: number, name: string): 
   return false;
 }
 
+/**
+ * The field types of the built-in types, four per name (`T`, `T?`, `T[]`, `T[]?`), made once and
+ * shared: most fields have a built-in type, and the model keeps every field's type.
+ */
+const builtinFieldTypes: ReadonlyMap<string, readonly FieldType[]> = new Map(
+  [...builtinTypes].map((name) => [name, [false, true].flatMap((array) => [false, true].map((optional): FieldType => ({ kind: "builtin", name, array, optional })))]),
+);
+
 function resolveType(ref: TypeRef, scope: ContextScope, resolver: Resolver): FieldType {
   const { array, optional } = ref;
-  if (ref.name.context === undefined && builtinTypes.has(ref.name.name.text)) return { kind: "builtin", name: ref.name.name.text, array, optional };
+  const builtin = ref.name.context === undefined ? builtinFieldTypes.get(ref.name.name.text) : undefined;
+  if (builtin !== undefined) return builtin[(array ? 2 : 0) + (optional ? 1 : 0)]!;
   const symbol = resolver.resolve(ref.name, scope, fieldType);
   if (symbol === undefined) return { kind: "unresolved", name: ref.name.text, array, optional };
   return { kind: symbol.kind === "Type" ? "type" : "enum", name: symbol.qualifiedName, array, optional };
