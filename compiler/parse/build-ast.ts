@@ -125,11 +125,11 @@ export class AstBuilder {
     let context: ContextClause | undefined;
     const declarations: Declaration[] = [];
     for (const fileNode of files) {
-      const clauses = nodes(fileNode, "contextClause");
-      const items = clauses.length === 0 ? nodes(fileNode, "declaration") : this.inSourceOrder([...clauses, ...nodes(fileNode, "declaration")]);
+      const clauses = nodes(fileNode.children["contextClause"]);
+      const items = clauses.length === 0 ? nodes(fileNode.children["declaration"]) : this.inSourceOrder([...clauses, ...nodes(fileNode.children["declaration"])]);
       for (const item of items) {
         if (item.name === "contextClause") {
-          const keyword = token(item, "Context");
+          const keyword = token(item.children["Context"]);
           const clause = this.contextClause(item);
           if (context !== undefined && keyword !== undefined) this.diagnostics.push(createDiagnostic("WOW1009", {}, this.tokenLoc(keyword)));
           // A clause out of place (reported above as WOW1005) still names the file's context.
@@ -154,8 +154,8 @@ export class AstBuilder {
    * with `doc` always present (undefined when there is none): one shape per kind of node.
    */
   private head(outer: CstNode, inner: CstNode, keywordKey: string): { name: Name; doc: string | undefined; loc: Location } | undefined {
-    const keyword = token(inner, keywordKey);
-    const nameToken = token(inner, "Name");
+    const keyword = token(inner.children[keywordKey]);
+    const nameToken = token(inner.children["Name"]);
     if (keyword === undefined || nameToken === undefined) return undefined;
     const start = this.start(outer);
     return { name: this.name(nameToken), doc: this.docOf(outer, keyword, start), loc: this.nodeLoc(outer, keyword, start) };
@@ -174,7 +174,7 @@ export class AstBuilder {
     switch (innerNode.name) {
       case "typeDeclaration": {
         const head = this.head(n, innerNode, "Type");
-        return head && { kind: "Type", name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(innerNode, "fieldBlock")) };
+        return head && { kind: "Type", name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(innerNode.children["fieldBlock"])) };
       }
       case "enumDeclaration": {
         const head = this.head(n, innerNode, "Enum");
@@ -200,7 +200,7 @@ export class AstBuilder {
 
   private members(n: CstNode, container: Container): Member[] {
     const out: Member[] = [];
-    const memberNodes = nodes(n, "member");
+    const memberNodes = nodes(n.children["member"]);
     for (let i = 0; i < memberNodes.length; i++) {
       const memberNode = memberNodes[i]!;
       const member = this.member(memberNode, container, this.annotations(memberNode));
@@ -218,7 +218,7 @@ export class AstBuilder {
     const rule = inner.name as (typeof MEMBER_RULES)[number][0];
     const wrong = misplacement(rule, container);
     if (wrong !== undefined) {
-      const keyword = token(inner, MEMBER_KEYWORDS[rule]);
+      const keyword = token(inner.children[MEMBER_KEYWORDS[rule]]);
       if (keyword !== undefined) this.diagnostics.push(createDiagnostic("WOW1010", wrong, this.tokenLoc(keyword)));
       return undefined;
     }
@@ -233,7 +233,7 @@ export class AstBuilder {
   }
 
   private stateBlock(outer: CstNode, n: CstNode, annotations: Annotation[]): StateBlock | undefined {
-    const keyword = token(n, "State");
+    const keyword = token(n.children["State"]);
     if (keyword === undefined) return undefined;
     for (const annotation of annotations) {
       this.diagnostics.push(createDiagnostic("WOW1010", {
@@ -242,29 +242,29 @@ export class AstBuilder {
         advice: "Annotations go before commands, events, handlers and jobs; remove this one.",
       }, annotation.loc));
     }
-    const fields = this.fieldBlock(node(n, "fieldBlock"));
+    const fields = this.fieldBlock(node(n.children["fieldBlock"]));
     const start = this.start(outer);
     return { kind: "State", fields, doc: this.docOf(outer, keyword, start), loc: this.nodeLoc(outer, keyword, start) };
   }
 
   private message(outer: CstNode, n: CstNode, kind: "Command" | "Event", annotations: Annotation[]): MessageDeclaration | undefined {
     const head = this.head(outer, n, kind);
-    return head && { kind, name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(n, "fieldBlock")) };
+    return head && { kind, name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(n.children["fieldBlock"])) };
   }
 
   private handler(outer: CstNode, n: CstNode, annotations: Annotation[]): HandlerDeclaration | undefined {
-    const keyword = token(n, "On");
-    const targetNode = node(n, "qualifiedName");
+    const keyword = token(n.children["On"]);
+    const targetNode = node(n.children["qualifiedName"]);
     const target = targetNode && this.qualifiedName(targetNode);
     if (keyword === undefined || target === undefined) return undefined;
     const start = this.start(outer);
     const doc = this.docOf(outer, keyword, start);
-    return { kind: "Handler", target, params: this.parameters(node(n, "parameterList")), annotations, doc, loc: this.nodeLoc(outer, keyword, start) };
+    return { kind: "Handler", target, params: this.parameters(node(n.children["parameterList"])), annotations, doc, loc: this.nodeLoc(outer, keyword, start) };
   }
 
   private job(outer: CstNode, n: CstNode, annotations: Annotation[]): JobDeclaration | undefined {
     const head = this.head(outer, n, "Job");
-    return head && { kind: "Job", name: head.name, doc: head.doc, loc: head.loc, annotations, params: this.parameters(node(n, "parameterList")) };
+    return head && { kind: "Job", name: head.name, doc: head.doc, loc: head.loc, annotations, params: this.parameters(node(n.children["parameterList"])) };
   }
 
   // ── fields, enum members, parameters ──────────────────────────────────────────────────────────
@@ -272,12 +272,12 @@ export class AstBuilder {
   private fieldBlock(n: CstNode | undefined): Field[] {
     const fields: Field[] = [];
     if (n === undefined) return fields;
-    const fieldNodes = nodes(n, "field");
-    this.checkSeparators(fieldNodes, tokens(n, "Comma"), "fields", "Name");
+    const fieldNodes = nodes(n.children["field"]);
+    this.checkSeparators(fieldNodes, tokens(n.children["Comma"]), "fields", "Name");
     for (let i = 0; i < fieldNodes.length; i++) {
       const fieldNode = fieldNodes[i]!;
-      const nameToken = token(fieldNode, "Name");
-      const typeNode = node(fieldNode, "typeRef");
+      const nameToken = token(fieldNode.children["Name"]);
+      const typeNode = node(fieldNode.children["typeRef"]);
       const type = typeNode && this.typeRef(typeNode);
       if (nameToken === undefined || type === undefined) continue;
       const doc = this.docs.get(nameToken.startOffset);
@@ -289,12 +289,12 @@ export class AstBuilder {
   }
 
   private typeRef(n: CstNode): TypeRef | undefined {
-    const nameNode = node(n, "qualifiedName");
+    const nameNode = node(n.children["qualifiedName"]);
     const name = nameNode && this.qualifiedName(nameNode);
     if (name === undefined) return undefined;
-    const close = token(n, "RBracket");
-    const question = token(n, "Question");
-    const array = token(n, "LBracket") !== undefined;
+    const close = token(n.children["RBracket"]);
+    const question = token(n.children["Question"]);
+    const array = token(n.children["LBracket"]) !== undefined;
     const end = Math.max(name.loc.end, close === undefined ? 0 : tokenEnd(close), question === undefined ? 0 : tokenEnd(question));
     // Without `[]` or `?` the type spans its name: one location for both.
     const loc = end === name.loc.end ? name.loc : this.loc(name.loc.start, end);
@@ -302,11 +302,11 @@ export class AstBuilder {
   }
 
   private enumMembers(n: CstNode): EnumMember[] {
-    const memberNodes = nodes(n, "enumMember");
-    this.checkSeparators(memberNodes, tokens(n, "Comma"), "enum members", "Name");
+    const memberNodes = nodes(n.children["enumMember"]);
+    this.checkSeparators(memberNodes, tokens(n.children["Comma"]), "enum members", "Name");
     const members: EnumMember[] = [];
     for (let i = 0; i < memberNodes.length; i++) {
-      const nameToken = token(memberNodes[i]!, "Name");
+      const nameToken = token(memberNodes[i]!.children["Name"]);
       if (nameToken === undefined) continue;
       const doc = this.docs.get(nameToken.startOffset);
       const name = this.name(nameToken);
@@ -318,12 +318,12 @@ export class AstBuilder {
   private parameters(n: CstNode | undefined): Parameter[] {
     const parameters: Parameter[] = [];
     if (n === undefined) return parameters;
-    const parameterNodes = nodes(n, "parameter");
-    this.checkSeparators(parameterNodes, tokens(n, "Comma"), "parameters", "Name");
+    const parameterNodes = nodes(n.children["parameter"]);
+    this.checkSeparators(parameterNodes, tokens(n.children["Comma"]), "parameters", "Name");
     for (let i = 0; i < parameterNodes.length; i++) {
       const parameterNode = parameterNodes[i]!;
-      const nameToken = token(parameterNode, "Name");
-      const typeNode = node(parameterNode, "qualifiedName");
+      const nameToken = token(parameterNode.children["Name"]);
+      const typeNode = node(parameterNode.children["qualifiedName"]);
       const type = typeNode && this.qualifiedName(typeNode);
       if (nameToken === undefined || type === undefined) continue;
       parameters.push({ name: this.name(nameToken), type, loc: this.loc(nameToken.startOffset, type.loc.end) });
@@ -332,9 +332,9 @@ export class AstBuilder {
   }
 
   private qualifiedName(n: CstNode): QualifiedName | undefined {
-    const first = token(n, "Name");
+    const first = token(n.children["Name"]);
     if (first === undefined) return undefined;
-    const second = token(n, "Name", 1);
+    const second = token(n.children["Name"], 1);
     if (second === undefined) {
       const name = this.name(first);
       return { name, text: first.image, loc: name.loc };
@@ -351,19 +351,19 @@ export class AstBuilder {
 
   private annotations(n: CstNode): Annotation[] {
     const out: Annotation[] = [];
-    const annotationNodes = nodes(n, "annotation");
+    const annotationNodes = nodes(n.children["annotation"]);
     for (let a = 0; a < annotationNodes.length; a++) {
       const annotationNode = annotationNodes[a]!;
-      const at = token(annotationNode, "At");
-      const nameToken = token(annotationNode, "Name");
+      const at = token(annotationNode.children["At"]);
+      const nameToken = token(annotationNode.children["Name"]);
       if (at === undefined || nameToken === undefined) continue;
-      const argumentNodes = nodes(annotationNode, "annotationArgument");
-      this.checkSeparators(argumentNodes, tokens(annotationNode, "Comma"), "annotation arguments", "Name");
+      const argumentNodes = nodes(annotationNode.children["annotationArgument"]);
+      this.checkSeparators(argumentNodes, tokens(annotationNode.children["Comma"]), "annotation arguments", "Name");
       const args: AnnotationArgument[] = [];
       for (let i = 0; i < argumentNodes.length; i++) {
         const argumentNode = argumentNodes[i]!;
-        const argumentName = token(argumentNode, "Name");
-        const valueNode = node(argumentNode, "annotationValue");
+        const argumentName = token(argumentNode.children["Name"]);
+        const valueNode = node(argumentNode.children["annotationValue"]);
         const value = valueNode && this.annotationValue(valueNode);
         if (argumentName === undefined || value === undefined) continue;
         args.push({ name: this.name(argumentName), value, loc: this.loc(argumentName.startOffset, value.loc.end) });
@@ -375,27 +375,27 @@ export class AstBuilder {
   }
 
   private annotationValue(n: CstNode): AnnotationValue | undefined {
-    const string = token(n, "StringLiteral");
+    const string = token(n.children["StringLiteral"]);
     if (string !== undefined) {
       return { kind: "String", value: decodeString(this.file, string.image, string.startOffset, this.diagnostics), loc: this.tokenLoc(string) };
     }
-    const number = token(n, "NumberLiteral");
+    const number = token(n.children["NumberLiteral"]);
     if (number !== undefined) return { kind: "Number", value: Number(number.image), text: number.image, loc: this.tokenLoc(number) };
-    const yes = token(n, "True");
+    const yes = token(n.children["True"]);
     if (yes !== undefined) return { kind: "Boolean", value: true, loc: this.tokenLoc(yes) };
-    const no = token(n, "False");
+    const no = token(n.children["False"]);
     if (no !== undefined) return { kind: "Boolean", value: false, loc: this.tokenLoc(no) };
-    const reference = node(n, "qualifiedName");
+    const reference = node(n.children["qualifiedName"]);
     if (reference !== undefined) {
       const name = this.qualifiedName(reference);
       return name && { kind: "Reference", name, loc: name.loc };
     }
-    const list = node(n, "listValue");
+    const list = node(n.children["listValue"]);
     if (list !== undefined) {
-      const open = token(list, "LBracket");
+      const open = token(list.children["LBracket"]);
       if (open === undefined) return undefined;
-      const valueNodes = nodes(list, "annotationValue");
-      this.checkSeparators(valueNodes, tokens(list, "Comma"), "list values");
+      const valueNodes = nodes(list.children["annotationValue"]);
+      this.checkSeparators(valueNodes, tokens(list.children["Comma"]), "list values");
       const items: AnnotationValue[] = [];
       for (let i = 0; i < valueNodes.length; i++) {
         const item = this.annotationValue(valueNodes[i]!);

@@ -15,29 +15,34 @@ export function isReal(t: IToken): boolean {
   return t.isInsertedInRecovery !== true && Number.isFinite(t.startOffset);
 }
 
-/** A real (not recovery-inserted) token child. */
-export function token(node: CstNode, key: string, index = 0): IToken | undefined {
-  const element = node.children[key]?.[index];
+// The readers below take a node's children under one key (`n.children["Name"]`), read by the
+// caller: a property read written at each call site learns the few shapes of one rule's children,
+// where a read inside a shared helper sees the shapes of every rule (a megamorphic read, slower).
+
+/** A real (not recovery-inserted) token child: `elements` are the children under a token's key. */
+export function token(elements: readonly CstElement[] | undefined, index = 0): IToken | undefined {
+  const element = elements?.[index];
   return element !== undefined && isToken(element) && isReal(element) ? element : undefined;
 }
 
 /**
- * The token children under `key`, as the parser stored them (recovery-inserted ones included: check
- * `isReal`). Chevrotain keys children by token or rule name, so a token's key holds only tokens.
+ * The token children under a token's key, as the parser stored them (recovery-inserted ones
+ * included: check `isReal`). Chevrotain keys children by token or rule name, so a token's key holds
+ * only tokens.
  */
-export function tokens(node: CstNode, key: string): readonly IToken[] {
-  return (node.children[key] as IToken[] | undefined) ?? NONE;
+export function tokens(elements: readonly CstElement[] | undefined): readonly IToken[] {
+  return (elements as IToken[] | undefined) ?? NONE;
 }
 
-/** A sub-rule child. */
-export function node(parent: CstNode, key: string, index = 0): CstNode | undefined {
-  const element = parent.children[key]?.[index];
+/** A sub-rule child: `elements` are the children under a rule's key. */
+export function node(elements: readonly CstElement[] | undefined, index = 0): CstNode | undefined {
+  const element = elements?.[index];
   return element === undefined || isToken(element) ? undefined : element;
 }
 
-/** The sub-rule children under `key` (a rule's key holds only nodes), read in place. */
-export function nodes(parent: CstNode, key: string): readonly CstNode[] {
-  return (parent.children[key] as CstNode[] | undefined) ?? NONE;
+/** The sub-rule children under a rule's key (which holds only nodes), read in place. */
+export function nodes(elements: readonly CstElement[] | undefined): readonly CstNode[] {
+  return (elements as CstNode[] | undefined) ?? NONE;
 }
 
 /**
