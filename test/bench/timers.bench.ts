@@ -4,7 +4,8 @@
 // p50/p99/max, peak heap while delivering with 100k and with 1M pending timers (900k due tomorrow),
 // and, in the same run, the ceiling: the same number of plain SQLite row inserts + deletes in
 // batched transactions. Each measurement runs in its own child process (clean heap), on the compiled
-// runtime (dist/). Prints a table, then (last line) one JSON object.
+// runtime (dist/). Each phase runs `--runs N` times (default 3), alternated; the figures are medians.
+// Prints a table, then (last line) one JSON object.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -16,6 +17,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import Database from "better-sqlite3";
 import type { Clock, CommandSender } from "../../runtime/index.js";
+import { argument, median } from "./bench-args.js";
 import { SEED, seeder, target, type SeedBody } from "../runtime/fixtures/timer-domain.js";
 
 /**
@@ -228,6 +230,12 @@ function runChild(args: string[]): unknown {
   return JSON.parse(lines[lines.length - 1]!);
 }
 
+/** Each figure's median over the runs of a phase. */
+function medianPhase(results: readonly PhaseResult[]): PhaseResult {
+  const keys = Object.keys(results[0]!) as (keyof PhaseResult)[];
+  return Object.fromEntries(keys.map((key) => [key, median(results.map((r) => r[key]))])) as unknown as PhaseResult;
+}
+
 async function main(): Promise<void> {
   const arg = process.argv[2];
   if (arg === "--phase") {
@@ -238,9 +246,16 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(ceiling(Number(process.argv[3]))));
     return;
   }
-  console.log(`timers bench: ${DUE} timers due within ${SPREAD_MS} ms on SQLite; poll ${POLL_MS} ms, batch ${BATCH}`);
-  const small = runChild(["--phase", String(DUE)]) as PhaseResult;
-  const large = runChild(["--phase", String(1_000_000)]) as PhaseResult;
+  const runs = argument("runs", 3);
+  console.log(`timers bench: ${DUE} timers due within ${SPREAD_MS} ms on SQLite; poll ${POLL_MS} ms, batch ${BATCH}; medians of ${runs} runs of each phase, alternated`);
+  const smalls: PhaseResult[] = [];
+  const larges: PhaseResult[] = [];
+  for (let r = 0; r < runs; r++) {
+    smalls.push(runChild(["--phase", String(DUE)]) as PhaseResult);
+    larges.push(runChild(["--phase", String(1_000_000)]) as PhaseResult);
+  }
+  const small = medianPhase(smalls);
+  const large = medianPhase(larges);
   const ceil = runChild(["--ceiling", String(DUE)]) as ReturnType<typeof ceiling>;
   const rows = [
     ["pending timers", small.pending, large.pending],
@@ -256,10 +271,13 @@ async function main(): Promise<void> {
     ["heap peak while delivering (MB)", small.heap_peak_mb, large.heap_peak_mb],
     ["live heap peak: after each full GC while delivering (MB)", small.live_heap_peak_mb, large.live_heap_peak_mb],
     ["rss peak (MB)", small.rss_peak_mb, large.rss_peak_mb],
+    ["lateness p99 of each run (ms)", smalls.map((p) => p.lateness_p99_ms).join("/"), larges.map((p) => p.lateness_p99_ms).join("/")],
+    ["heap peak of each run (MB)", smalls.map((p) => p.heap_peak_mb).join("/"), larges.map((p) => p.heap_peak_mb).join("/")],
   ];
   for (const [label, a, b] of rows) console.log(`${String(label).padEnd(56)} ${String(a).padStart(10)} ${String(b).padStart(10)}`);
   console.log(`ceiling: ${DUE} plain rows inserted + deleted in batches of ${BATCH}: ${ceil.rows_per_s} rows/s (insert ${ceil.insert_s} s, delete ${ceil.delete_s} s)`);
   const result = {
+    runs,
     decided_per_s: small.decided_per_s,
     busy_per_s: small.busy_per_s,
     cpu_us_per_delivery: small.cpu_us_per_delivery,
@@ -275,6 +293,8 @@ async function main(): Promise<void> {
     live_heap_peak_mb_1m: large.live_heap_peak_mb,
     decided_per_s_1m: large.decided_per_s,
     lateness_p99_ms_1m: large.lateness_p99_ms,
+    lateness_p99_ms_runs: smalls.map((p) => p.lateness_p99_ms),
+    lateness_p99_ms_1m_runs: larges.map((p) => p.lateness_p99_ms),
     ceiling_rows_per_s: ceil.rows_per_s,
     ratio_to_ceiling: Math.round((small.busy_per_s / ceil.rows_per_s) * 1000) / 1000,
   };
