@@ -11,6 +11,7 @@ import { checkDeclarationName } from "./names.js";
 import type { Reporter } from "./reporter.js";
 import { Resolver } from "./resolve.js";
 import { checkSaga } from "./sagas.js";
+import { exact } from "../parse/exact.js";
 
 export interface CheckOptions {
   /**
@@ -93,7 +94,16 @@ export function checkContext(scope: ContextScope, program: BoundProgram, reporte
       }
     }
   }
-  const model: ContextModel = { name: scope.name, files: scope.files.map((f) => f.file.path), docs, types, enums, services, aggregates, sagas };
+  const model: ContextModel = {
+    name: scope.name,
+    files: scope.files.map((f) => f.file.path),
+    docs: exact(docs),
+    types: exact(types),
+    enums: exact(enums),
+    services: exact(services),
+    aggregates: exact(aggregates),
+    sagas: exact(sagas),
+  };
   return { model, handled: cx.handled, produced: cx.produced, dependencies: resolver.dependencies() };
 }
 

@@ -4,6 +4,7 @@ import { builtinTypes, type ContextScope } from "../binder/symbols.js";
 import type { FieldModel, FieldType } from "../model.js";
 import type { Reporter } from "./reporter.js";
 import type { Expectation, Resolver } from "./resolve.js";
+import { exact } from "../parse/exact.js";
 
 const fieldType: Expectation<"Type" | "Enum"> = {
   kinds: ["Type", "Enum"],
@@ -23,7 +24,7 @@ export function checkFields(fields: readonly Field[], owner: string, scope: Cont
     if (name !== "" && declaredBefore(fields, i, name)) reporter.report("WOW2008", { name, owner }, field.name.loc);
     result.push({ decl: field, name, type: resolveType(field.type, scope, resolver) });
   }
-  return result;
+  return exact(result);
 }
 
 function declaredBefore(fields: readonly Field[], index: number, name: string): boolean {

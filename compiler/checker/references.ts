@@ -4,6 +4,7 @@ import type { ContextScope, SymbolKind } from "../binder/symbols.js";
 import type { ServiceParameter } from "../model.js";
 import type { Reporter } from "./reporter.js";
 import type { Expectation, Resolver, SymbolOf } from "./resolve.js";
+import { exact } from "../parse/exact.js";
 
 export const commandIn = (place: string): Expectation<"Command"> => ({
   kinds: ["Command"],
@@ -49,7 +50,7 @@ export function resolveList<K extends SymbolKind>(
     seen.add(symbol.qualifiedName);
     result.push(symbol);
   }
-  return result;
+  return exact(result);
 }
 
 export function resolveServices(params: readonly Parameter[], scope: ContextScope, resolver: Resolver, reporter: Reporter): ServiceParameter[] {
@@ -62,5 +63,5 @@ export function resolveServices(params: readonly Parameter[], scope: ContextScop
     const service = resolver.resolve(param.type, scope, serviceParameter);
     if (service !== undefined) result.push({ decl: param, name, service });
   }
-  return result;
+  return exact(result);
 }

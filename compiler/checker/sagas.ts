@@ -8,6 +8,7 @@ import { checkJob } from "./jobs.js";
 import { checkDeclarationName } from "./names.js";
 import { commandIn, eventIn, resolveList, resolveServices } from "./references.js";
 import { where } from "./reporter.js";
+import { exact } from "../parse/exact.js";
 
 const handledEvent = {
   ...eventIn("a saga's `on`"),
@@ -83,7 +84,7 @@ export function checkSaga(decl: SagaDeclaration, scope: ContextScope, cx: CheckC
       }
     }
   }
-  return { decl, name: sagaName, eventHandlers, rejectionHandlers, jobs };
+  return { decl, name: sagaName, eventHandlers: exact(eventHandlers), rejectionHandlers: exact(rejectionHandlers), jobs: exact(jobs) };
 }
 
 /** A saga handles each event, and the rejections of each command, once (WOW3019). */

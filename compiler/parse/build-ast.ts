@@ -13,6 +13,7 @@ import type {
 } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { indexedSpanEnd, indexedSpanStart, isReal, node, nodes, spanEnd, spanStart, spanStartFrom, token, tokenEnd, tokens } from "./cst-access.js";
+import { exact } from "./exact.js";
 import { SourceName } from "./source-name.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
@@ -140,7 +141,7 @@ export class AstBuilder {
         }
       }
     }
-    return context === undefined ? { declarations } : { context, declarations };
+    return context === undefined ? { declarations: exact(declarations) } : { context, declarations: exact(declarations) };
   }
 
   private contextClause(n: CstNode): ContextClause | undefined {
@@ -206,7 +207,7 @@ export class AstBuilder {
       const member = this.member(memberNode, container, this.annotations(memberNode));
       if (member !== undefined) out.push(member);
     }
-    return out;
+    return exact(out);
   }
 
   /** A member (of an aggregate, a saga, or misplaced at the top level of the file). */
@@ -285,7 +286,7 @@ export class AstBuilder {
       const loc = this.loc(nameToken.startOffset, type.loc.end);
       fields.push({ kind: "Field", name, type, doc, loc });
     }
-    return fields;
+    return exact(fields);
   }
 
   private typeRef(n: CstNode): TypeRef | undefined {
@@ -312,7 +313,7 @@ export class AstBuilder {
       const name = this.name(nameToken);
       members.push({ name, doc, loc: name.loc });
     }
-    return members;
+    return exact(members);
   }
 
   private parameters(n: CstNode | undefined): Parameter[] {
@@ -328,7 +329,7 @@ export class AstBuilder {
       if (nameToken === undefined || type === undefined) continue;
       parameters.push({ name: this.name(nameToken), type, loc: this.loc(nameToken.startOffset, type.loc.end) });
     }
-    return parameters;
+    return exact(parameters);
   }
 
   private qualifiedName(n: CstNode): QualifiedName | undefined {
@@ -369,9 +370,9 @@ export class AstBuilder {
         args.push({ name: this.name(argumentName), value, loc: this.loc(argumentName.startOffset, value.loc.end) });
       }
       const parenthesized = annotationNode.children["LParen"] !== undefined;
-      out.push({ name: this.name(nameToken), args, parenthesized, loc: this.nodeLoc(annotationNode, at) });
+      out.push({ name: this.name(nameToken), args: exact(args), parenthesized, loc: this.nodeLoc(annotationNode, at) });
     }
-    return out;
+    return exact(out);
   }
 
   private annotationValue(n: CstNode): AnnotationValue | undefined {
@@ -401,7 +402,7 @@ export class AstBuilder {
         const item = this.annotationValue(valueNodes[i]!);
         if (item !== undefined) items.push(item);
       }
-      return { kind: "List", items, loc: this.nodeLoc(list, open) };
+      return { kind: "List", items: exact(items), loc: this.nodeLoc(list, open) };
     }
     return undefined;
   }

@@ -1,0 +1,9 @@
+// Lists kept for a whole build (the AST's, the program model's) at their exact length. An array
+// filled by `push` gets room for 16 more elements at its first push (V8 grows a backing store by
+// half, plus 16): a one-item list keeps ~150 bytes where 24 do, and the garbage collector copies
+// every kept byte out of the young generation. On a 1.3 MB project the AST's lists kept 5.7 MB.
+
+/** `items` itself when empty (an empty array has no backing store), else an exact-length copy. */
+export function exact<T>(items: T[]): T[] {
+  return items.length === 0 ? items : items.slice();
+}
