@@ -1,7 +1,7 @@
 // The annotations of the language: where each may stand, which arguments it takes and of what kind.
 // `readAnnotations` checks a node's annotations against this table once and hands the checks of
 // handlers and jobs only well-formed values.
-import type { Annotation, AnnotationValue, QualifiedName } from "../ast.js";
+import type { Annotation, AnnotationArgument, AnnotationValue, QualifiedName } from "../ast.js";
 import type { Reporter } from "./reporter.js";
 import { didYouMean, nearest } from "./suggest.js";
 
@@ -77,37 +77,50 @@ const placeNames: Readonly<Record<Place, string>> = {
   saga: "a saga",
 };
 
-/** A node's well-formed annotations: the first of each known name allowed at the place. */
+/**
+ * A node's well-formed annotations: the first of each known name allowed at the place. A node has
+ * one or two annotations, each a few arguments: they are kept in lists and looked up by a scan (no
+ * maps: the checker reads the annotations of every declaration, handler and job).
+ */
 export class Annotations {
-  private readonly byName = new Map<string, Annotation>();
-  private readonly values = new Map<string, Map<string, AnnotationValue>>();
+  private readonly annotations: Annotation[] = [];
+  /** For each of `annotations`, its well-formed arguments (one per name). */
+  private readonly args: (readonly AnnotationArgument[])[] = [];
 
   has(name: string): boolean {
-    return this.byName.has(name);
+    return this.get(name) !== undefined;
   }
 
   get(name: string): Annotation | undefined {
-    return this.byName.get(name);
+    for (const annotation of this.annotations) if (annotation.name.text === name) return annotation;
+    return undefined;
+  }
+
+  private value(annotation: string, arg: string): AnnotationValue | undefined {
+    for (let i = 0; i < this.annotations.length; i++) {
+      if (this.annotations[i]!.name.text === annotation) return argumentNamed(this.args[i]!, arg)?.value;
+    }
+    return undefined;
   }
 
   string(annotation: string, arg: string): { value: string; loc: AnnotationValue["loc"] } | undefined {
-    const value = this.values.get(annotation)?.get(arg);
+    const value = this.value(annotation, arg);
     return value?.kind === "String" ? { value: value.value, loc: value.loc } : undefined;
   }
 
   boolean(annotation: string, arg: string): { value: boolean; loc: AnnotationValue["loc"] } | undefined {
-    const value = this.values.get(annotation)?.get(arg);
+    const value = this.value(annotation, arg);
     return value?.kind === "Boolean" ? { value: value.value, loc: value.loc } : undefined;
   }
 
   name(annotation: string, arg: string): QualifiedName | undefined {
-    const value = this.values.get(annotation)?.get(arg);
+    const value = this.value(annotation, arg);
     return value?.kind === "Reference" ? value.name : undefined;
   }
 
   /** The names of a list argument (empty when absent). */
   names(annotation: string, arg: string): readonly QualifiedName[] {
-    const value = this.values.get(annotation)?.get(arg);
+    const value = this.value(annotation, arg);
     if (value?.kind !== "List") return NO_NAMES;
     const names: QualifiedName[] = [];
     for (const item of value.items) if (item.kind === "Reference") names.push(item.name);
@@ -115,10 +128,15 @@ export class Annotations {
   }
 
   /** @internal */
-  add(annotation: Annotation, values: Map<string, AnnotationValue>): void {
-    this.byName.set(annotation.name.text, annotation);
-    this.values.set(annotation.name.text, values);
+  add(annotation: Annotation, args: readonly AnnotationArgument[]): void {
+    this.annotations.push(annotation);
+    this.args.push(args);
   }
+}
+
+function argumentNamed(args: readonly AnnotationArgument[], name: string): AnnotationArgument | undefined {
+  for (const arg of args) if (arg.name.text === name) return arg;
+  return undefined;
 }
 
 const none = new Annotations();
@@ -159,8 +177,9 @@ export function readAnnotations(annotations: readonly Annotation[], place: Place
   return result;
 }
 
-function readArguments(annotation: Annotation, spec: AnnotationSpec, reporter: Reporter): Map<string, AnnotationValue> {
-  const values = new Map<string, AnnotationValue>();
+/** The well-formed arguments of `annotation`: known, of the right kind, the first of each name. */
+function readArguments(annotation: Annotation, spec: AnnotationSpec, reporter: Reporter): AnnotationArgument[] {
+  const accepted: AnnotationArgument[] = [];
   const annotationName = annotation.name.text;
   const { names: argNames, required } = argumentLists.get(annotationName)!;
   for (const arg of annotation.args) {
@@ -175,27 +194,26 @@ function readArguments(annotation: Annotation, spec: AnnotationSpec, reporter: R
       reporter.report("WOW3013", { annotation: annotationName, name, suggestion: didYouMean(nearest(name, argNames)), allowed }, arg.name.loc);
       continue;
     }
-    if (values.has(name)) {
+    if (argumentNamed(accepted, name) !== undefined) {
       reporter.report("WOW3016", { name }, arg.loc);
       continue;
     }
-    const actual = kindOf(arg.value);
     if (!fits(arg.value, argSpec.kind)) {
       reporter.report(
         "WOW3014",
-        { name, annotation: annotationName, expected: describe(argSpec.kind), actual, example: `\`${argSpec.example}\`` },
+        { name, annotation: annotationName, expected: describe(argSpec.kind), actual: kindOf(arg.value), example: `\`${argSpec.example}\`` },
         offending(arg.value).loc,
       );
       continue;
     }
-    values.set(name, arg.value);
+    accepted.push(arg);
   }
   for (const [name, argSpec] of required) {
-    if (!values.has(name) && !annotation.args.some((a) => a.name.text === name)) {
+    if (argumentNamed(accepted, name) === undefined && argumentNamed(annotation.args, name) === undefined) {
       reporter.report("WOW3015", { annotation: annotationName, name, example: `\`${argSpec.example}\`` }, annotation.loc);
     }
   }
-  return values;
+  return accepted;
 }
 
 function fits(value: AnnotationValue, kind: ArgumentKind): boolean {

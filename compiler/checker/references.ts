@@ -39,27 +39,31 @@ export function resolveList<K extends SymbolKind>(
   reporter: Reporter,
 ): SymbolOf<K>[] {
   const result: SymbolOf<K>[] = [];
-  const seen = new Set<string>();
   for (const name of names) {
     const symbol = resolver.resolve(name, scope, expectation);
     if (symbol === undefined) continue;
-    if (seen.has(symbol.qualifiedName)) {
+    // Lists are short: a scan of what was kept, no set per list.
+    if (result.some((kept) => kept.qualifiedName === symbol.qualifiedName)) {
       reporter.report("WOW3021", { name: name.text }, name.loc);
       continue;
     }
-    seen.add(symbol.qualifiedName);
     result.push(symbol);
   }
   return exact(result);
 }
 
+function declaredBefore(params: readonly Parameter[], index: number, name: string): boolean {
+  for (let j = 0; j < index; j++) if (params[j]!.name.text === name) return true;
+  return false;
+}
+
 export function resolveServices(params: readonly Parameter[], scope: ContextScope, resolver: Resolver, reporter: Reporter): ServiceParameter[] {
   const result: ServiceParameter[] = [];
-  const seen = new Set<string>();
-  for (const param of params) {
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i]!;
     const name = param.name.text;
-    if (name !== "" && seen.has(name)) reporter.report("WOW2010", { name }, param.name.loc);
-    seen.add(name);
+    // Parameter lists are short: a scan of the earlier names, no set per list.
+    if (name !== "" && declaredBefore(params, i, name)) reporter.report("WOW2010", { name }, param.name.loc);
     const service = resolver.resolve(param.type, scope, serviceParameter);
     if (service !== undefined) result.push({ decl: param, name, service });
   }
