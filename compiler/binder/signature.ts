@@ -9,8 +9,8 @@ export function scopeSignature(scope: ContextScope): string {
   const parts: string[] = [];
   for (const symbol of scope.symbols.values()) {
     const owner = symbol.kind === "Command" || symbol.kind === "Event" ? symbol.aggregate.name : "";
-    const doc = symbol.kind === "Service" ? (symbol.decl.doc ?? "") : "";
-    parts.push(`${symbol.kind} ${symbol.name} ${owner} ${JSON.stringify(doc)}`);
+    const doc = symbol.kind === "Service" && symbol.decl.doc !== undefined && symbol.decl.doc !== "" ? JSON.stringify(symbol.decl.doc) : '""';
+    parts.push(`${symbol.kind} ${symbol.name} ${owner} ${doc}`);
   }
   return parts.join("\n");
 }

@@ -83,21 +83,28 @@ const placeNames: Readonly<Record<Place, string>> = {
  * maps: the checker reads the annotations of every declaration, handler and job).
  */
 export class Annotations {
-  private readonly annotations: Annotation[] = [];
+  // Sized for the node's annotations (`push` would give each list room for 16 more); `count` used.
+  private readonly annotations: Annotation[];
   /** For each of `annotations`, its well-formed arguments (one per name). */
-  private readonly args: (readonly AnnotationArgument[])[] = [];
+  private readonly args: (readonly AnnotationArgument[])[];
+  private count = 0;
+
+  constructor(capacity = 0) {
+    this.annotations = new Array<Annotation>(capacity);
+    this.args = new Array<readonly AnnotationArgument[]>(capacity);
+  }
 
   has(name: string): boolean {
     return this.get(name) !== undefined;
   }
 
   get(name: string): Annotation | undefined {
-    for (const annotation of this.annotations) if (annotation.name.text === name) return annotation;
+    for (let i = 0; i < this.count; i++) if (this.annotations[i]!.name.text === name) return this.annotations[i];
     return undefined;
   }
 
   private value(annotation: string, arg: string): AnnotationValue | undefined {
-    for (let i = 0; i < this.annotations.length; i++) {
+    for (let i = 0; i < this.count; i++) {
       if (this.annotations[i]!.name.text === annotation) return argumentNamed(this.args[i]!, arg)?.value;
     }
     return undefined;
@@ -122,15 +129,15 @@ export class Annotations {
   names(annotation: string, arg: string): readonly QualifiedName[] {
     const value = this.value(annotation, arg);
     if (value?.kind !== "List") return NO_NAMES;
-    const names: QualifiedName[] = [];
-    for (const item of value.items) if (item.kind === "Reference") names.push(item.name);
-    return names;
+    // A list argument is kept only when every item is a name (see `fits`).
+    return value.items.map((item) => (item as Extract<AnnotationValue, { kind: "Reference" }>).name);
   }
 
   /** @internal */
   add(annotation: Annotation, args: readonly AnnotationArgument[]): void {
-    this.annotations.push(annotation);
-    this.args.push(args);
+    this.annotations[this.count] = annotation;
+    this.args[this.count] = args;
+    this.count++;
   }
 }
 
@@ -152,9 +159,9 @@ const argumentLists = new Map(
 
 export function readAnnotations(annotations: readonly Annotation[], place: Place, reporter: Reporter): Annotations {
   if (annotations.length === 0) return none;
-  const result = new Annotations();
-  const seen: string[] = []; // a node has one or two annotations: no set
-  for (const annotation of annotations) {
+  const result = new Annotations(annotations.length);
+  for (let i = 0; i < annotations.length; i++) {
+    const annotation = annotations[i]!;
     const name = annotation.name.text;
     const spec = Object.hasOwn(annotationSpecs, name) ? annotationSpecs[name] : undefined;
     if (spec === undefined) {
@@ -163,11 +170,11 @@ export function readAnnotations(annotations: readonly Annotation[], place: Place
       reporter.report("WOW3010", { name, suggestion: didYouMean(suggestion === undefined ? undefined : `@${suggestion}`) }, annotation.name.loc);
       continue;
     }
-    if (seen.includes(name)) {
+    // A node has one or two annotations: a scan of the earlier ones, no set.
+    if (annotatedBefore(annotations, i, name)) {
       reporter.report("WOW3011", { name }, annotation.loc);
       continue;
     }
-    seen.push(name);
     if (!spec.places.includes(place)) {
       reporter.report("WOW3012", { name, place: placeNames[place], allowed: spec.allowed }, annotation.name.loc);
       continue;
@@ -175,6 +182,11 @@ export function readAnnotations(annotations: readonly Annotation[], place: Place
     result.add(annotation, readArguments(annotation, spec, reporter));
   }
   return result;
+}
+
+function annotatedBefore(annotations: readonly Annotation[], index: number, name: string): boolean {
+  for (let j = 0; j < index; j++) if (annotations[j]!.name.text === name) return true;
+  return false;
 }
 
 /** The well-formed arguments of `annotation`: known, of the right kind, the first of each name. */
