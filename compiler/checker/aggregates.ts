@@ -6,7 +6,7 @@ import { readAnnotations } from "./annotations.js";
 import type { CheckContext } from "./context.js";
 import { checkFields } from "./fields.js";
 import { checkDeclarationName } from "./names.js";
-import { commandIn, eventIn, resolveList, resolveServices } from "./references.js";
+import { commandIn, producedEvents, resolveList, resolveServices, scheduledCommands } from "./references.js";
 import { where } from "./reporter.js";
 
 const handledCommand = {
@@ -89,8 +89,8 @@ function checkCommandHandler(
   const { reporter, resolver } = cx;
   const annotations = readAnnotations(handler.annotations, "aggregate handler", reporter);
   const services = resolveServices(handler.params, scope, resolver, reporter);
-  const produces = resolveList(annotations.names("OnCommand", "produces"), scope, eventIn("`produces`"), resolver, reporter);
   const produceRefs = annotations.names("OnCommand", "produces");
+  const produces = resolveList(produceRefs, scope, producedEvents, resolver, reporter);
   for (const event of produces) {
     cx.produced.add(event.qualifiedName);
     if (self !== undefined && event.aggregate.qualifiedName !== self.qualifiedName) {
@@ -98,7 +98,7 @@ function checkCommandHandler(
       reporter.report("WOW3009", { event: event.name, owner: event.aggregate.name, aggregate: aggregateName }, (ref ?? handler.target).loc);
     }
   }
-  const schedules = resolveList(annotations.names("OnCommand", "schedules"), scope, commandIn("`schedules`"), resolver, reporter).map(
+  const schedules = resolveList(annotations.names("OnCommand", "schedules"), scope, scheduledCommands, resolver, reporter).map(
     (command) => ({ command, targetRequired: self === undefined || command.aggregate.qualifiedName !== self.qualifiedName }),
   );
 

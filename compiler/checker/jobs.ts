@@ -6,7 +6,7 @@ import type { JobMisfire, JobModel, JobScope } from "../model.js";
 import { CronExpression, CronSyntaxError, isValidTimeZone } from "../../runtime/cron/index.js";
 import { readAnnotations } from "./annotations.js";
 import type { CheckContext } from "./context.js";
-import { commandIn, resolveList, resolveServices } from "./references.js";
+import { resolveList, resolveServices, sentCommands } from "./references.js";
 import { where } from "./reporter.js";
 import { locationInString } from "./string-offsets.js";
 import { didYouMean, nearest } from "./suggest.js";
@@ -59,7 +59,7 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
     reporter.report("WOW4007", {}, sharded.loc);
     valid = false;
   }
-  const commands = resolveList(annotations.names("OnSchedule", "commands"), scope, commandIn("`commands`"), resolver, reporter);
+  const commands = resolveList(annotations.names("OnSchedule", "commands"), scope, sentCommands, resolver, reporter);
   if (!valid || jobScope === null || misfire === null) return undefined;
   return {
     decl,

@@ -22,6 +22,11 @@ export const eventIn = (place: string): Expectation<"Event"> => ({
   advice: "List the events the handler's decision emits; a command is sent by a saga (`commands`) or scheduled (`schedules`).",
 });
 
+// The expectations of the lists of annotations, made once (the checker reads a list per handler).
+export const producedEvents = eventIn("`produces`");
+export const sentCommands = commandIn("`commands`");
+export const scheduledCommands = commandIn("`schedules`");
+
 const serviceParameter: Expectation<"Service"> = {
   kinds: ["Service"],
   unknown: "WOW2004",

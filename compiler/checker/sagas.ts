@@ -6,7 +6,7 @@ import { readAnnotations } from "./annotations.js";
 import type { CheckContext } from "./context.js";
 import { checkJob } from "./jobs.js";
 import { checkDeclarationName } from "./names.js";
-import { commandIn, eventIn, resolveList, resolveServices } from "./references.js";
+import { commandIn, eventIn, resolveList, resolveServices, scheduledCommands, sentCommands } from "./references.js";
 import { where } from "./reporter.js";
 import { exact } from "../parse/exact.js";
 
@@ -54,8 +54,8 @@ export function checkSaga(decl: SagaDeclaration, scope: ContextScope, cx: CheckC
       rejectionHandlers.push({ decl: member, command, function: fn, services, blocking });
       continue;
     }
-    const commands = resolveList(annotations.names("OnEvent", "commands"), scope, commandIn("`commands`"), resolver, reporter);
-    const schedules = resolveList(annotations.names("OnEvent", "schedules"), scope, commandIn("`schedules`"), resolver, reporter);
+    const commands = resolveList(annotations.names("OnEvent", "commands"), scope, sentCommands, resolver, reporter);
+    const schedules = resolveList(annotations.names("OnEvent", "schedules"), scope, scheduledCommands, resolver, reporter);
     const event = resolver.resolve(member.target, scope, handledEvent);
     if (event === undefined || !firstHandler(member, `event:${event.qualifiedName}`, "event", handledTargets, sagaName, cx)) continue;
     const fn = `on${event.name}`;
