@@ -8,7 +8,10 @@ export interface SourceFile {
   readonly text: string;
 }
 
-/** A half-open range `[start, end)` of UTF-16 offsets into `file.text`. */
+/**
+ * A half-open range `[start, end)` of UTF-16 offsets into `file.text`. A node's `loc` may be the node
+ * itself (a `Name` is its own location: compiler/parse/source-name.ts); read `file`, `start` and `end`.
+ */
 export interface Location {
   readonly file: SourceFile;
   readonly start: number;

@@ -3,8 +3,9 @@
 // throws. It also reports the syntax rules the grammar leaves open on purpose, for better messages
 // and recovery: `context` first and once, members in the right kind of block, and separators.
 // It runs on every file of every build, so it reads the CST in place (no arrays of children, no span
-// objects) and builds each AST node in one object literal (two where `doc` may be absent, which keeps
-// the keys in their documented order without spreads).
+// objects; after a parse without errors, spans from the token indices the parser recorded) and builds
+// each AST node in one object literal, names as `SourceName`s (their own location), lists at their
+// exact length: the AST is kept for the whole build.
 import type { CstNode, IToken } from "chevrotain";
 import type {
   AggregateMember, Annotation, AnnotationArgument, AnnotationValue, ContextClause, Declaration, EnumMember,
