@@ -42,11 +42,15 @@ interface CheckedContext {
 interface ContextState {
   readonly files: readonly WowFile[];
   readonly scope: ContextScope;
-  /** What other contexts can see of it (scopeSignature). */
-  readonly signature: string;
+  /** What other contexts can see of it (scopeSignature): made when a rebind compares it, not before (`signatureOf`). */
+  signature?: string;
   readonly bindDiagnostics: readonly Diagnostic[];
   checked?: CheckedContext;
   completeness?: readonly Diagnostic[];
+}
+
+function signatureOf(state: ContextState): string {
+  return (state.signature ??= scopeSignature(state.scope));
 }
 
 interface ManifestPart {
@@ -134,10 +138,11 @@ export class IncrementalProgram {
       }
       const reporter = new Reporter();
       const scope = bindContext(name, group, reporter);
-      const signature = scopeSignature(scope);
-      next.set(name, { files: group, scope, signature, bindDiagnostics: reporter.diagnostics });
+      const state: ContextState = { files: group, scope, bindDiagnostics: reporter.diagnostics };
+      next.set(name, state);
       rebound.add(name);
-      if (previous?.signature !== signature) reshaped.add(name);
+      // A one-shot compile has no previous state: it makes no signature at all.
+      if (previous === undefined || signatureOf(previous) !== signatureOf(state)) reshaped.add(name);
       work.bound++;
     }
     for (const name of this.contexts.keys()) if (!next.has(name)) reshaped.add(name);
