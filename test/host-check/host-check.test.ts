@@ -1,8 +1,8 @@
 // wowc check --host: each WOW5xxx case, implementations given by reference, and the clean e-shop.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { checkHost } from "../../compiler/host-check/host-check.js";
-import { build } from "../../compiler/program/build.js";
 import { billingTs, hostCases, shopWow } from "./cases.js";
 import { describeAll, runHostCase } from "./fixture.js";
 
@@ -130,10 +130,12 @@ describe("wowc check --host: finding implementations", () => {
   }, TIMEOUT);
 
   it("finds nothing wrong in the example e-shop and its host", () => {
-    const root = fileURLToPath(new URL("../../examples/eshop/", import.meta.url));
-    const built = build({ root, write: false });
-    expect(built.diagnostics).toEqual([]);
-    const diagnostics = checkHost({ root, sdkDir: `${root}generated`, tsconfig: `${root}tsconfig.json`, model: built.model });
+    // A copy of the example with an SDK of its own: examples/eshop/generated is not committed, and
+    // another test writes it meanwhile.
+    const example = fileURLToPath(new URL("../../examples/eshop/", import.meta.url));
+    const read = (dir: string, suffix: string) =>
+      Object.fromEntries(readdirSync(join(example, dir)).filter((name) => name.endsWith(suffix)).map((name) => [join(dir, name), readFileSync(join(example, dir, name), "utf8")]));
+    const diagnostics = runHostCase({ code: "-", title: "the e-shop", wow: read(".", ".wow"), host: read("src", ".ts"), expected: [] });
     expect(describeAll(diagnostics)).toEqual([]);
   }, TIMEOUT);
 });
