@@ -13,10 +13,12 @@ import {
   type Journal,
   type RequestRecord,
   type StoredStream,
+  type TimerChange,
   type TimerRow,
   type TimerSettlement,
 } from "./journal.js";
 import { commitEntries } from "./batch-commit.js";
+import { MultiRowStatement } from "./sqlite-multi-row.js";
 import { migrate } from "./sqlite-schema.js";
 import { slotRequestId } from "../timers/scheduled-command.js";
 import { TIMER_COLUMNS, eventData, refOfKey, timerSpecData, toEvent, toTimer, type EventRecord, type TimerRecord } from "./sqlite-rows.js";
@@ -47,12 +49,12 @@ const streamState = (stream: string) => `(SELECT e.version FROM wow_events AS e 
 const STREAM_STATE = streamState("k.stream");
 
 /** A due timer's row, then what its slot's command meets: its target stream's state and its request's record (`DueRecord`). */
-const DUE_WITH_INPUTS = `SELECT ${TIMER_COLUMNS}, ${streamState("t.stream")}, r.version, r.error_code
-  FROM (SELECT ${TIMER_COLUMNS}, coalesce(target, owner) AS stream, id || '#' || slot AS request_id -- slotRequestId
+const DUE_WITH_INPUTS = `SELECT ${TIMER_COLUMNS}, ${streamState("t.stream")}, r.version, r.error_code, t.row
+  FROM (SELECT ${TIMER_COLUMNS}, rowid AS row, coalesce(target, owner) AS stream, id || '#' || slot AS request_id -- slotRequestId
         FROM wow_timers WHERE status = 0 AND fire_at <= ? ORDER BY fire_at LIMIT ?) AS t
   LEFT JOIN wow_requests AS r ON r.stream = t.stream AND r.request_id = t.request_id`;
 
-type DueRecord = [...TimerRecord, version: number | null, deleted: number, requestVersion: number | null, errorCode: string | null];
+type DueRecord = [...TimerRecord, version: number | null, deleted: number, requestVersion: number | null, errorCode: string | null, row: number];
 
 /** A stream's state as read: its version (0: none) and whether it is deleted. */
 interface StreamState {
@@ -68,6 +70,16 @@ interface StreamState {
 interface LoadedStreams {
   readonly mark: WriteMark;
   readonly streams: Map<string, StreamState>;
+  /** Each request the load found not yet recorded: its request id → its stream. */
+  readonly undecided: Map<string, string>;
+  /** The timers `dueTimers` read before the load (if nothing was written in between): id → their row. */
+  readonly timers: ReadonlyMap<string, DueTimer> | undefined;
+}
+
+/** A timer as `dueTimers` read it: its rowid and slot. */
+interface DueTimer {
+  readonly row: number;
+  readonly slot: number;
 }
 
 /** A slot's decision input as `dueTimers` read it (for its stream `key`), with the stream's state (also when the request is decided). */
@@ -88,10 +100,13 @@ export class SqliteJournal implements Journal {
   private readonly settleTx;
   private readonly batchTx;
   private readonly groupTx;
+  private readonly insertRequests: MultiRowStatement;
+  private readonly insertEvents: MultiRowStatement;
+  private readonly deleteTimerRows: MultiRowStatement;
   private readonly keys = new WeakMap<AggregateRef, string>();
   private loaded: LoadedStreams | undefined;
   /** What the last `dueTimers` read of its timers' slots' commands (by request id), valid while its mark is. */
-  private prefetched: { readonly mark: WriteMark; readonly inputs: Map<string, Prefetched> } | undefined;
+  private prefetched: { readonly mark: WriteMark; readonly inputs: Map<string, Prefetched>; readonly timers: Map<string, DueTimer> } | undefined;
   private pending: { commit: Commit; resolve: (r: AppendResult) => void; reject: (e: unknown) => void }[] = [];
 
   constructor(readonly path: string, options: SqliteJournalOptions = {}) {
@@ -136,6 +151,7 @@ export class SqliteJournal implements Journal {
       insertRequest: db.prepare("INSERT OR IGNORE INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)"),
       markDeleted: db.prepare("INSERT OR IGNORE INTO wow_deleted (stream) VALUES (?)"),
       insertEvent: db.prepare("INSERT INTO wow_events (stream, version, sequence, type, data) VALUES (?, ?, ?, ?, ?)"),
+      lastPosition: db.prepare<[], number | null>("SELECT max(position) FROM wow_events").pluck(),
       readAll: db
         .prepare<[number, number], [...EventRecord, string]>("SELECT position, version, sequence, type, data, stream FROM wow_events WHERE position > ? ORDER BY position LIMIT ?")
         .raw(),
@@ -179,6 +195,11 @@ export class SqliteJournal implements Journal {
     this.groupTx = db.transaction((run: () => void) => run());
     this.settleTx = db.transaction((settlements: readonly TimerSettlement[]) => this.settleNow(settlements));
     this.batchTx = db.transaction((entries: readonly BatchEntry[]) => this.commitBatchNow(entries));
+    // OR FAIL: a row that breaks a constraint ends the statement without undoing its earlier rows (the batch's
+    // transaction is rolled back anyway), so SQLite keeps no statement journal for these many-row statements.
+    this.insertRequests = MultiRowStatement.insert(db, "INSERT OR FAIL INTO wow_requests (stream, request_id, version, error_code)", 4);
+    this.insertEvents = MultiRowStatement.insert(db, "INSERT OR FAIL INTO wow_events (position, stream, version, sequence, type, data)", 6);
+    this.deleteTimerRows = new MultiRowStatement(db, 1, (rows) => `DELETE FROM wow_timers WHERE rowid IN (${new Array<string>(rows).fill("?").join(", ")})`);
   }
 
   async load(aggregate: AggregateRef): Promise<StoredStream> {
@@ -268,9 +289,11 @@ export class SqliteJournal implements Journal {
     const mark = this.stmt.writeMark.get()!;
     const prefetched = this.prefetched;
     this.prefetched = undefined;
-    const known = prefetched !== undefined && sameMark(prefetched.mark, mark) ? prefetched.inputs : undefined;
+    const current = prefetched !== undefined && sameMark(prefetched.mark, mark) ? prefetched : undefined;
+    const known = current?.inputs;
     const inputs = new Array<DecisionInput>(requests.length);
     const streams = new Map<string, StreamState>();
+    const undecided = new Map<string, string>();
     const missing: number[] = [];
     for (let i = 0; i < requests.length; i++) {
       const hit = known?.get(requests[i]!.requestId);
@@ -278,6 +301,7 @@ export class SqliteJournal implements Journal {
       else {
         inputs[i] = hit.input;
         streams.set(keys[i]!, hit.state);
+        if (hit.input.decided === undefined) undecided.set(requests[i]!.requestId, keys[i]!);
       }
     }
     if (missing.length > 0) {
@@ -286,10 +310,14 @@ export class SqliteJournal implements Journal {
         const i = missing[m]!;
         const key = keys[i]!;
         streams.set(key, { version: version ?? 0, deleted: deleted === 1 });
-        inputs[i] = requestVersion !== null ? { decided: { requestId: requests[i]!.requestId, version: requestVersion, errorCode: errorCode! } } : { stream: this.streamOf(key, version, deleted) };
+        if (requestVersion !== null) inputs[i] = { decided: { requestId: requests[i]!.requestId, version: requestVersion, errorCode: errorCode! } };
+        else {
+          inputs[i] = { stream: this.streamOf(key, version, deleted) };
+          undecided.set(requests[i]!.requestId, key);
+        }
       });
     }
-    this.loaded = { mark, streams };
+    this.loaded = { mark, streams, undecided, timers: current?.timers };
     return inputs;
   }
 
@@ -322,6 +350,7 @@ export class SqliteJournal implements Journal {
     const refs = new Map<string, AggregateRef>();
     const inputs = new Map<string, Prefetched>();
     const streams = new Map<string, StoredStream>();
+    const rows = new Map<string, DueTimer>();
     const timers = this.stmt.due.all(now, limit).map((row) => {
       const timer = toTimer(row as unknown as TimerRecord, refs);
       const key = row[11] ?? row[1];
@@ -339,9 +368,10 @@ export class SqliteJournal implements Journal {
         input = { stream };
       }
       inputs.set(requestId, { key, input, state });
+      rows.set(timer.id, { row: row[16], slot: timer.slot });
       return timer;
     });
-    this.prefetched = { mark, inputs };
+    this.prefetched = { mark, inputs, timers: rows };
     return timers.sort((a, b) => a.due - b.due);
   }
 
@@ -411,7 +441,14 @@ export class SqliteJournal implements Journal {
     }
     const newVersion = committed.length > 0 ? committed[0]!.version : version;
     if (commit.deleted && !stream.deleted) this.stmt.markDeleted.run(key);
-    for (const change of commit.timers) {
+    this.applyTimerChanges(key, commit.timers);
+    known?.set(key, { version: newVersion, deleted: stream.deleted || commit.deleted === true });
+    return { version: newVersion, events: committed };
+  }
+
+  /** A commit's schedule changes, in order, for its stream `key`. */
+  private applyTimerChanges(key: string, changes: readonly TimerChange[]): void {
+    for (const change of changes) {
       if (change.kind === "cancelAll") {
         this.stmt.deleteTimersOf.run(key);
         continue;
@@ -423,8 +460,91 @@ export class SqliteJournal implements Journal {
       const t = change.timer;
       this.stmt.setTimer.run(t.id, key, t.key, sameRef(t.target, t.owner) ? null : this.keyOf(t.target), timerSpecData(t), t.slot, t.due, t.due);
     }
-    known?.set(key, { version: newVersion, deleted: stream.deleted || commit.deleted === true });
-    return { version: newVersion, events: committed };
+  }
+
+  /**
+   * `commitBatch` when what the load read is current (`loaded`, its mark unchanged): every commit is
+   * checked against it first, in JS, then each table is written in multi-row statements
+   * (`MultiRowInsert`). `undefined`, having written nothing: a commit would be refused (its version, or a
+   * request id twice in the batch), or the load did not read its stream and request (it might be
+   * recorded); the one-by-one path then decides each commit's fate.
+   */
+  private commitBulk(entries: readonly BatchEntry[], loaded: LoadedStreams): BatchOutcome[] | undefined {
+    const known = loaded.streams;
+    const keys = new Array<string | undefined>(entries.length);
+    const versions = new Array<number>(entries.length);
+    const states = new Map<string, StreamState>();
+    /** Request ids this batch records (by the load's `undecided`, each on one stream): a second is refused. */
+    const requests = new Set<string>();
+    let timersChanged = false;
+    for (let i = 0; i < entries.length; i++) {
+      const commit = entries[i]!.commit;
+      if (commit === undefined) continue;
+      timersChanged ||= commit.timers.length > 0;
+      const key = this.keyOf(commit.aggregate);
+      const state = states.get(key) ?? known.get(key);
+      if (state === undefined || (commit.expectedVersion !== undefined && commit.expectedVersion !== state.version)) return undefined;
+      const requestId = commit.request.requestId;
+      if (loaded.undecided.get(requestId) !== key || requests.has(requestId)) return undefined;
+      requests.add(requestId);
+      const version = commit.events.length > 0 ? commit.events[0]!.version : state.version;
+      states.set(key, { version, deleted: state.deleted || commit.deleted === true });
+      keys[i] = key;
+      versions[i] = version;
+    }
+    // No commit changed a timer: the due timers' rows are as read, so their ended slots are deleted by rowid.
+    return this.writeBulk(entries, keys, versions, timersChanged ? undefined : loaded.timers);
+  }
+
+  /** `commitBulk`'s writes; `keys[i]`: entry i's stream, if it commits; `timers`: the due timers' rows, as they are now. */
+  private writeBulk(
+    entries: readonly BatchEntry[],
+    keys: readonly (string | undefined)[],
+    versions: readonly number[],
+    timers: ReadonlyMap<string, DueTimer> | undefined,
+  ): BatchOutcome[] {
+    const requests: unknown[] = [];
+    const events: unknown[] = [];
+    const outcomes = new Array<BatchOutcome>(entries.length);
+    let position = this.stmt.lastPosition.get() ?? 0;
+    for (let i = 0; i < entries.length; i++) {
+      const commit = entries[i]!.commit;
+      if (commit === undefined) {
+        outcomes[i] = { ok: true };
+        continue;
+      }
+      const key = keys[i]!;
+      const { request } = commit;
+      requests.push(key, request.requestId, request.version, request.errorCode);
+      const committed: EventMessage[] = [];
+      for (const event of commit.events) {
+        events.push(++position, key, event.version, event.sequence, event.type, eventData(event));
+        committed.push({ eventId: event.eventId, type: event.type, body: event.body, aggregate: event.aggregate, version: event.version, sequence: event.sequence, commandId: event.commandId, requestId: event.requestId, createdAt: event.createdAt, position });
+      }
+      outcomes[i] = { ok: true, appended: { version: versions[i]!, events: committed } };
+    }
+    this.insertRequests.run(requests);
+    this.insertEvents.run(events);
+    for (let i = 0; i < entries.length; i++) {
+      const commit = entries[i]!.commit;
+      if (commit === undefined) continue;
+      if (commit.deleted) this.stmt.markDeleted.run(keys[i]!);
+      if (commit.timers.length > 0) this.applyTimerChanges(keys[i]!, commit.timers);
+    }
+    const settlements = entries.map((entry) => entry.settlement);
+    if (timers === undefined) this.settleNow(settlements);
+    else {
+      const ended: number[] = [];
+      const others: TimerSettlement[] = [];
+      for (const s of settlements) {
+        const timer = s.outcome.kind === "done" ? timers.get(s.id) : undefined;
+        if (timer !== undefined && timer.slot === s.slot) ended.push(timer.row);
+        else others.push(s);
+      }
+      this.deleteTimerRows.run(ended);
+      this.settleNow(others);
+    }
+    return outcomes;
   }
 
   /** `commitBatch` inside its transaction. */
@@ -433,6 +553,8 @@ export class SqliteJournal implements Journal {
     this.loaded = undefined;
     // Read before this transaction writes: unchanged since the load, the loaded states are current (the write lock keeps them so).
     const known = loaded !== undefined && sameMark(loaded.mark, this.stmt.writeMark.get()!) ? loaded.streams : undefined;
+    const bulk = known === undefined ? undefined : this.commitBulk(entries, loaded!);
+    if (bulk !== undefined) return bulk;
     return commitEntries(entries, { keyOf: (ref) => this.keyOf(ref), append: (c) => this.appendNow(c, known), settle: (s) => this.settleNow(s) });
   }
 

@@ -338,6 +338,105 @@ describe.each(stores)("journal contract: $name", (store) => {
     expect(await j.nextFireAt()).toBe(2000);
   });
 
+  it("commits a batch loaded from its due timers as one-by-one commits would: positions, versions, requests, ended and moved timers", async () => {
+    const j = open();
+    if (!j.dueTimers || !j.loadForDecisions || !j.commitBatch) return;
+    const toB = (id: string, key: string, due: number): TimerSpec => ({ ...timer(id, key, due), target: B });
+    await j.append(commit(A, 0, "r1", 1, [timer("t1", "k1", 1000), toB("t2", "k2", 1100), timer("t3", "k3", 1200), timer("t4", "k4", 1300)].map((t) => ({ kind: "set" as const, timer: t }))));
+    await j.append(commit(B, 0, "rb", 2));
+    const due = await j.dueTimers(5000, 10);
+    expect(due.map((t) => t.id)).toEqual(["t1", "t2", "t3", "t4"]);
+    const slots = due.map((t) => ({ aggregate: t.target, requestId: slotRequestId(t.id, t.slot) }));
+    const inputs = await j.loadForDecisions(slots);
+    expect(inputs.map((input) => input.stream?.version)).toEqual([1, 1, 1, 1]);
+    const outcomes = await j.commitBatch([
+      { commit: commit(A, 1, "t1#1", 2), settlement: { id: "t1", slot: 1, outcome: { kind: "done" } } },
+      { commit: commit(B, 1, "t2#1", 1), settlement: { id: "t2", slot: 1, outcome: { kind: "done" } } },
+      { commit: commit(A, 2, "t3#1", 0), settlement: { id: "t3", slot: 1, outcome: { kind: "next", slot: 2, due: 9000 } } },
+      { commit: commit(A, 2, "t4#1", 1), settlement: { id: "t4", slot: 1, outcome: { kind: "retry", attempts: 1, error: "boom", fireAt: 7000 } } },
+    ]);
+    expect(outcomes.map((o) => o.ok && o.appended && [o.appended.version, o.appended.events.map((e) => e.position)])).toEqual([
+      [2, [4, 5]],
+      [2, [6]],
+      [2, []],
+      [3, [7]],
+    ]);
+    // what the batch answered is what is stored
+    expect((await j.read(3, 10)).map((e) => [e.aggregate.id, e.version, e.sequence, e.position])).toEqual([
+      ["a-1", 2, 1, 4],
+      ["a-1", 2, 2, 5],
+      ["b-1", 2, 1, 6],
+      ["a-1", 3, 1, 7],
+    ]);
+    expect((await j.load(A)).version).toBe(3);
+    expect((await j.load(B)).version).toBe(2);
+    expect(await j.findRequest(B, "t2#1")).toEqual({ requestId: "t2#1", version: 2, errorCode: "Ok" });
+    expect(await j.findRequest(A, "t3#1")).toEqual({ requestId: "t3#1", version: 2, errorCode: "Ok" });
+    expect(await j.timer("t1")).toBeUndefined();
+    expect(await j.timer("t2")).toBeUndefined();
+    expect(await j.timer("t3")).toMatchObject({ slot: 2, due: 9000, status: "pending" });
+    // a settlement for a slot the timer is not at leaves it
+    expect((await j.dueTimers(9000, 10)).map((t) => t.id)).toEqual(["t4", "t3"]);
+    await j.loadForDecisions([{ aggregate: A, requestId: "t3#2" }]);
+    expect((await j.commitBatch([{ commit: commit(A, 3, "t3#2", 0), settlement: { id: "t3", slot: 1, outcome: { kind: "done" } } }]))[0]!.ok).toBe(true);
+    expect(await j.timer("t3")).toMatchObject({ slot: 2, status: "pending" });
+    expect(await j.timer("t4")).toMatchObject({ slot: 1, attempts: 1, fireAt: 7000, lastError: "boom" });
+    expect((await j.dueTimers(9000, 10)).map((t) => t.id)).toEqual(["t4", "t3"]);
+  });
+
+  it("refuses a loaded batch's commit whose request id was recorded but not loaded, or is recorded twice by the batch", async () => {
+    const j = open();
+    if (!j.loadForDecisions || !j.commitBatch) return;
+    const C = aggregateRef("ctx", "agg", "c-1", "t1");
+    await j.append(commit(A, 0, "r1", 1));
+    await j.append(commit(C, 0, "rc", 1));
+    await j.loadForDecisions([
+      { aggregate: A, requestId: "r2" },
+      { aggregate: B, requestId: "rb" },
+    ]);
+    const none = { id: "none", slot: 1, outcome: { kind: "done" as const } };
+    const outcomes = await j.commitBatch([
+      { commit: commit(B, 0, "rb", 1), settlement: none },
+      { commit: commit(C, 1, "rc", 1), settlement: none }, // rc: recorded before, not part of the load
+      { commit: commit(A, 1, "r2", 1), settlement: none },
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    expect(outcomes[1]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
+    expect((await j.load(A)).version).toBe(2);
+    expect((await j.load(C)).version).toBe(1);
+    // a loaded stream, and a request id of it that the load did not read
+    await j.loadForDecisions([{ aggregate: A, requestId: "r3" }]);
+    const unread = await j.commitBatch([
+      { commit: commit(A, 2, "r3", 1), settlement: none },
+      { commit: commit(A, 3, "r1", 1), settlement: none },
+    ]);
+    expect(unread.map((o) => o.ok)).toEqual([true, false]);
+    expect(unread[1]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
+    expect((await j.load(A)).version).toBe(3);
+    await j.loadForDecisions([{ aggregate: B, requestId: "rb2" }]);
+    const twice = await j.commitBatch([
+      { commit: commit(B, 1, "rb2", 1), settlement: none },
+      { commit: commit(B, 2, "rb2", 1), settlement: none },
+    ]);
+    expect(twice.map((o) => o.ok)).toEqual([true, false]);
+    expect(twice[1]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
+    expect((await j.load(B)).version).toBe(2);
+  });
+
+  it("ends a loaded batch's slots by timer and slot when a commit of the batch set the same timer key again", async () => {
+    const j = open();
+    if (!j.dueTimers || !j.loadForDecisions || !j.commitBatch) return;
+    await j.append(commit(A, 0, "r1", 1, [{ kind: "set", timer: timer("t1", "k1", 1000) }]));
+    const [due] = await j.dueTimers(5000, 10);
+    await j.loadForDecisions([{ aggregate: A, requestId: slotRequestId(due!.id, 1) }]);
+    // the delivery sets its own key again: a new timer in the same row; the ended slot is the old timer's
+    const again = commit(A, 1, "t1#1", 1, [{ kind: "set", timer: timer("t1b", "k1", 8000) }]);
+    const outcomes = await j.commitBatch([{ commit: again, settlement: { id: "t1", slot: 1, outcome: { kind: "done" } } }]);
+    expect(outcomes[0]!.ok).toBe(true);
+    expect(await j.timer("t1")).toBeUndefined();
+    expect(await j.timer("t1b")).toMatchObject({ key: "k1", due: 8000, status: "pending" });
+  });
+
   it("commits a batch's schedule changes and deletions with its events, and refuses a request id twice within the batch", async () => {
     const j = open();
     if (!j.commitBatch) return;
