@@ -3,12 +3,23 @@ import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION, ScheduleRule, SqliteJournal, VersionConflictError, aggregateRef, refKey } from "../../runtime/index.js";
+import { refOfKey } from "../../runtime/journal/sqlite-rows.js";
 import { MIGRATIONS } from "../../runtime/journal/sqlite-schema.js";
 import { tempDbPath } from "./fixtures/stores.js";
 
 const A = aggregateRef("ctx", "agg", "a-1");
 
 describe("SQLite journal", () => {
+  it("reads back every aggregate from its stream key, whatever characters its parts hold", () => {
+    const parts = ["", "x1", "(0)", '"', "\\", '","', 'a","b', "\u0001", "ü", "[", "]", ",", '\\"'];
+    for (const context of parts)
+      for (const aggregate of parts)
+        for (const id of parts) {
+          const ref = aggregateRef(context, aggregate, id, parts[(context.length + id.length) % parts.length]);
+          expect(refOfKey(refKey(ref))).toEqual(ref);
+        }
+  });
+
   it("creates its schema, records schema_version, uses WAL", async () => {
     const path = tempDbPath();
     const j = new SqliteJournal(path);
