@@ -38,6 +38,8 @@ const SELF = fileURLToPath(import.meta.url);
 const CPU_PROFILE = process.env.WOW_BENCH_CPU_PROFILE;
 /** `WOW_BENCH_EACH=1`: deliver one command at a time through `send` (the per-command path), for a same-machine comparison. */
 const EACH = process.env.WOW_BENCH_EACH === "1";
+/** `WOW_BENCH_SCATTER=1`: target ids that do not sort in due order (see `SeedBody.scatter`), as random aggregate ids would not. */
+const SCATTER = process.env.WOW_BENCH_SCATTER === "1";
 
 interface PhaseResult {
   pending: number;
@@ -117,7 +119,7 @@ async function phase(pending: number): Promise<PhaseResult> {
         const n = from + i;
         return n < DUE ? base + Math.floor((n * SPREAD_MS) / DUE) : base + 86_400_000 + n; // the rest: tomorrow
       });
-      const body: SeedBody = { from, dues, targets: DUE };
+      const body: SeedBody = { from, dues, targets: DUE, scatter: SCATTER };
       const r = await host.send(commandMessage(SEED, body, aggregateRef("load", "seeder", `s${from}`)));
       if (r.outcome !== "decided") throw new Error(`seed failed: ${r.errorCode} ${r.errorMsg}`);
     }
@@ -247,7 +249,9 @@ async function main(): Promise<void> {
     return;
   }
   const runs = argument("runs", 3);
-  console.log(`timers bench: ${DUE} timers due within ${SPREAD_MS} ms on SQLite; poll ${POLL_MS} ms, batch ${BATCH}; medians of ${runs} runs of each phase, alternated`);
+  console.log(
+    `timers bench: ${DUE} timers due within ${SPREAD_MS} ms on SQLite, target ids ${SCATTER ? "scattered" : "in due order"}; poll ${POLL_MS} ms, batch ${BATCH}; medians of ${runs} runs of each phase, alternated`,
+  );
   const smalls: PhaseResult[] = [];
   const larges: PhaseResult[] = [];
   for (let r = 0; r < runs; r++) {
@@ -286,6 +290,7 @@ async function main(): Promise<void> {
     lateness_max_ms: small.lateness_max_ms,
     poll_interval_ms: POLL_MS,
     due_spread_ms: SPREAD_MS,
+    target_ids: SCATTER ? "scattered" : "due_order",
     timers: DUE,
     heap_peak_mb_100k: small.heap_peak_mb,
     heap_peak_mb_1m: large.heap_peak_mb,
