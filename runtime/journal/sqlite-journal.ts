@@ -41,6 +41,11 @@ export interface SqliteJournalOptions {
    * that never lets it rest, and a burst of deliveries is not stalled by checkpoints.
    */
   readonly walAutocheckpoint?: number;
+  /**
+   * SQLite page size in bytes for a journal file created now (a power of two, 512 to 65536; default
+   * 4096); an existing file keeps the size it was created with.
+   */
+  readonly pageSize?: number;
 }
 
 /** Columns `version` (null: no events) and `deleted` (0/1) of the stream `stream` (an SQL expression). */
@@ -111,6 +116,8 @@ export class SqliteJournal implements Journal {
 
   constructor(readonly path: string, options: SqliteJournalOptions = {}) {
     this.db = new Database(path);
+    // Only an empty file takes a new page size, and only before WAL mode is on.
+    if (options.pageSize !== undefined) this.db.pragma(`page_size = ${options.pageSize}`);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma(`synchronous = ${options.synchronous ?? "NORMAL"}`);
     this.db.pragma(`busy_timeout = ${options.busyTimeout ?? 5000}`);

@@ -40,6 +40,8 @@ const CPU_PROFILE = process.env.WOW_BENCH_CPU_PROFILE;
 const EACH = process.env.WOW_BENCH_EACH === "1";
 /** `WOW_BENCH_SCATTER=1`: target ids that do not sort in due order (see `SeedBody.scatter`), as random aggregate ids would not. */
 const SCATTER = process.env.WOW_BENCH_SCATTER === "1";
+/** `WOW_BENCH_PAGE_SIZE=n`: the journal file's SQLite page size (default: the journal's). */
+const PAGE_SIZE = process.env.WOW_BENCH_PAGE_SIZE === undefined ? undefined : Number(process.env.WOW_BENCH_PAGE_SIZE);
 
 interface PhaseResult {
   pending: number;
@@ -76,7 +78,7 @@ async function phase(pending: number): Promise<PhaseResult> {
   const gc = gcFn();
   const dir = mkdtempSync(join(tmpdir(), "wowc-bench-"));
   try {
-    const journal = new SqliteJournal(join(dir, "journal.db"));
+    const journal = new SqliteJournal(join(dir, "journal.db"), PAGE_SIZE === undefined ? {} : { pageSize: PAGE_SIZE });
     let offset = 0;
     const clock: Clock = { now: () => Date.now() + offset, sleep: systemClock.sleep };
     const lateness = new Float64Array(DUE);
@@ -291,6 +293,7 @@ async function main(): Promise<void> {
     poll_interval_ms: POLL_MS,
     due_spread_ms: SPREAD_MS,
     target_ids: SCATTER ? "scattered" : "due_order",
+    page_size: PAGE_SIZE ?? "default",
     timers: DUE,
     heap_peak_mb_100k: small.heap_peak_mb,
     heap_peak_mb_1m: large.heap_peak_mb,

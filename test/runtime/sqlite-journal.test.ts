@@ -10,6 +10,19 @@ import { tempDbPath } from "./fixtures/stores.js";
 const A = aggregateRef("ctx", "agg", "a-1");
 
 describe("SQLite journal", () => {
+  it("creates a file with the page size asked for; an existing file keeps its own", async () => {
+    const path = tempDbPath();
+    const j = new SqliteJournal(path, { pageSize: 16384 });
+    expect(j.db.pragma("page_size", { simple: true })).toBe(16384);
+    expect(j.db.pragma("journal_mode", { simple: true })).toBe("wal");
+    await j.append({ aggregate: A, expectedVersion: 0, events: [], request: { requestId: "r", version: 0, errorCode: "Ok" }, timers: [] });
+    await j.close();
+    const reopened = new SqliteJournal(path, { pageSize: 4096 });
+    expect(reopened.db.pragma("page_size", { simple: true })).toBe(16384);
+    expect(await reopened.findRequest(A, "r")).toBeDefined();
+    await reopened.close();
+  });
+
   it("reads back every aggregate from its stream key, whatever characters its parts hold", () => {
     const parts = ["", "x1", "(0)", '"', "\\", '","', 'a","b', "\u0001", "ü", "[", "]", ",", '\\"'];
     for (const context of parts)
