@@ -472,7 +472,7 @@ export class SqliteJournal implements Journal {
   /**
    * `commitBatch` when what the load read is current (`loaded`, its mark unchanged): every commit is
    * checked against it first, in JS, then each table is written in multi-row statements
-   * (`MultiRowInsert`). `undefined`, having written nothing: a commit would be refused (its version, or a
+   * (`MultiRowStatement`). `undefined`, having written nothing: a commit would be refused (its version, or a
    * request id twice in the batch), or the load did not read its stream and request (it might be
    * recorded); the one-by-one path then decides each commit's fate.
    */
