@@ -21,7 +21,7 @@ import { commitEntries } from "./batch-commit.js";
 import { MultiRowStatement } from "./sqlite-multi-row.js";
 import { migrate } from "./sqlite-schema.js";
 import { slotRequestId } from "../timers/scheduled-command.js";
-import { TIMER_COLUMNS, eventData, refOfKey, timerSpecData, toEvent, toTimer, type EventRecord, type TimerRecord } from "./sqlite-rows.js";
+import { TIMER_COLUMNS, atPosition, eventData, refOfKey, timerSpecData, toEvent, toTimer, type EventRecord, type TimerRecord } from "./sqlite-rows.js";
 
 export interface SqliteJournalOptions {
   /**
@@ -443,8 +443,7 @@ export class SqliteJournal implements Journal {
     const committed: EventMessage[] = [];
     for (const event of commit.events) {
       const position = Number(this.stmt.insertEvent.run(key, event.version, event.sequence, event.type, eventData(event)).lastInsertRowid);
-      // One literal of the committed event's shape (a spread would copy through the slow path).
-      committed.push({ eventId: event.eventId, type: event.type, body: event.body, aggregate: event.aggregate, version: event.version, sequence: event.sequence, commandId: event.commandId, requestId: event.requestId, createdAt: event.createdAt, position });
+      committed.push(atPosition(event, position));
     }
     const newVersion = committed.length > 0 ? committed[0]!.version : version;
     if (commit.deleted && !stream.deleted) this.stmt.markDeleted.run(key);
@@ -526,7 +525,7 @@ export class SqliteJournal implements Journal {
       const committed: EventMessage[] = [];
       for (const event of commit.events) {
         events.push(++position, key, event.version, event.sequence, event.type, eventData(event));
-        committed.push({ eventId: event.eventId, type: event.type, body: event.body, aggregate: event.aggregate, version: event.version, sequence: event.sequence, commandId: event.commandId, requestId: event.requestId, createdAt: event.createdAt, position });
+        committed.push(atPosition(event, position));
       }
       outcomes[i] = { ok: true, appended: { version: versions[i]!, events: committed } };
     }

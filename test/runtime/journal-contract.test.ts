@@ -404,23 +404,21 @@ describe.each(stores)("journal contract: $name", (store) => {
     expect(outcomes[1]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
     expect((await j.load(A)).version).toBe(2);
     expect((await j.load(C)).version).toBe(1);
+    /** Loads `ref` for `loaded`, then commits `first` and `second` on it: the second is refused as a duplicate. */
+    const secondIsDuplicate = async (ref: AggregateRef, loaded: string, first: Commit, second: Commit) => {
+      await j.loadForDecisions!([{ aggregate: ref, requestId: loaded }]);
+      const outcomes = await j.commitBatch!([
+        { commit: first, settlement: none },
+        { commit: second, settlement: none },
+      ]);
+      expect(outcomes.map((o) => o.ok)).toEqual([true, false]);
+      expect(outcomes[1]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
+      expect((await j.load(ref)).version).toBe(first.request.version);
+    };
     // a loaded stream, and a request id of it that the load did not read
-    await j.loadForDecisions([{ aggregate: A, requestId: "r3" }]);
-    const unread = await j.commitBatch([
-      { commit: commit(A, 2, "r3", 1), settlement: none },
-      { commit: commit(A, 3, "r1", 1), settlement: none },
-    ]);
-    expect(unread.map((o) => o.ok)).toEqual([true, false]);
-    expect(unread[1]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
-    expect((await j.load(A)).version).toBe(3);
-    await j.loadForDecisions([{ aggregate: B, requestId: "rb2" }]);
-    const twice = await j.commitBatch([
-      { commit: commit(B, 1, "rb2", 1), settlement: none },
-      { commit: commit(B, 2, "rb2", 1), settlement: none },
-    ]);
-    expect(twice.map((o) => o.ok)).toEqual([true, false]);
-    expect(twice[1]).toMatchObject({ ok: false, error: expect.any(DuplicateRequestError) });
-    expect((await j.load(B)).version).toBe(2);
+    await secondIsDuplicate(A, "r3", commit(A, 2, "r3", 1), commit(A, 3, "r1", 1));
+    // a request id the batch records twice
+    await secondIsDuplicate(B, "rb2", commit(B, 1, "rb2", 1), commit(B, 2, "rb2", 1));
   });
 
   it("ends a loaded batch's slots by timer and slot when a commit of the batch set the same timer key again", async () => {
