@@ -74,6 +74,25 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    // Requests keyed by request id first: ids made one after another (time-ordered command ids, and a
+    // timer's slots `timer#slot`, whose timer ids are time-ordered) are recorded next to each other in the
+    // B-tree, where keying by stream first wrote each to its aggregate's place: one more page per decision
+    // written at random for random aggregate ids. Every lookup gives both columns.
+    version: 3,
+    sql: `
+      CREATE TABLE wow_requests_v3 (
+        request_id TEXT NOT NULL,
+        stream TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        error_code TEXT NOT NULL,
+        PRIMARY KEY (request_id, stream)
+      ) WITHOUT ROWID;
+      INSERT INTO wow_requests_v3 (request_id, stream, version, error_code) SELECT request_id, stream, version, error_code FROM wow_requests;
+      DROP TABLE wow_requests;
+      ALTER TABLE wow_requests_v3 RENAME TO wow_requests;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

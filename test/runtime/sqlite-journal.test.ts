@@ -56,7 +56,7 @@ describe("SQLite journal", () => {
     expect(() => new SqliteJournal(path)).toThrow(/newer/);
   });
 
-  it("upgrades a version 1 journal: its timers read back unchanged", async () => {
+  it("upgrades a version 1 journal: its timers and recorded requests read back unchanged", async () => {
     const path = tempDbPath();
     const db = new Database(path);
     db.exec("CREATE TABLE wow_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
@@ -76,9 +76,14 @@ describe("SQLite journal", () => {
       10,
       "boom",
     );
+    db.prepare("INSERT INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)").run(refKey(A), "r-old", 3, "Ok");
+    db.prepare("INSERT INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)").run(refKey(B), "r-old", 1, "Rejected");
     db.close();
     const j = new SqliteJournal(path);
-    expect(j.schemaVersion).toBe(2);
+    expect(j.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(await j.findRequest(A, "r-old")).toEqual({ requestId: "r-old", version: 3, errorCode: "Ok" });
+    expect(await j.findRequest(B, "r-old")).toEqual({ requestId: "r-old", version: 1, errorCode: "Rejected" });
+    expect(await j.findRequest(A, "r-new")).toBeUndefined();
     expect(await j.timer("t1")).toEqual({
       id: "t1",
       owner: A,
