@@ -42,6 +42,15 @@ export interface SqliteJournalOptions {
    */
   readonly walAutocheckpoint?: number;
   /**
+   * The size in MB that the WAL file is cut back to once a checkpoint has copied it into the database
+   * file. Default: none (SQLite's own default): the file keeps the size of the largest burst since it was
+   * opened (at most about `walAutocheckpoint` pages, plus one transaction), and the next burst overwrites
+   * it in place. Extending the file as it is written costs the kernel more per WAL page: with a 64 MB
+   * limit, draining 100k timers with scattered target ids took 5.1–5.7 µs of system time per delivery,
+   * against 3.3–3.4 writing over a WAL left at its size.
+   */
+  readonly walSizeLimitMb?: number;
+  /**
    * SQLite page size in bytes for a journal file created now (a power of two, 512 to 65536; default
    * 4096); an existing file keeps the size it was created with.
    */
@@ -124,10 +133,9 @@ export class SqliteJournal implements Journal {
     this.db.pragma(`cache_size = -${options.cacheMb ?? 64}000`);
     this.db.pragma("temp_store = MEMORY");
     // Checkpoints run when the timer poller has nothing due soon (`idle`); the automatic one is the bound
-    // under load that never lets it rest (100,000 pages, ~400 MB of WAL); the WAL file is cut back to 64 MB
-    // after a checkpoint.
+    // under load that never lets it rest (100,000 pages, ~400 MB of WAL).
     this.db.pragma(`wal_autocheckpoint = ${options.walAutocheckpoint ?? 100_000}`);
-    this.db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+    this.db.pragma(`journal_size_limit = ${options.walSizeLimitMb === undefined ? -1 : Math.round(options.walSizeLimitMb * 1024 * 1024)}`);
     this.schemaVersion = migrate(this.db);
     const db = this.db;
     this.stmt = {

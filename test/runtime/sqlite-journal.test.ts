@@ -23,6 +23,34 @@ describe("SQLite journal", () => {
     await reopened.close();
   });
 
+  it("leaves the WAL file at its size after a checkpoint, or cuts it back to walSizeLimitMb", async () => {
+    const walAfterBurst = async (options: { walSizeLimitMb?: number }) => {
+      const path = tempDbPath();
+      const j = new SqliteJournal(path, options);
+      // A burst of about 3 MB, checkpointed when idle; the next commit starts the WAL over.
+      const body = { text: "x".repeat(3000) };
+      for (let v = 1; v <= 1000; v++) {
+        const event = { eventId: `e${v}`, type: "ctx.E", body, aggregate: A, version: v, sequence: 1, commandId: `c${v}`, requestId: `c${v}`, createdAt: v };
+        await j.append({ aggregate: A, expectedVersion: v - 1, events: [event], request: { requestId: `c${v}`, version: v, errorCode: "Ok" }, timers: [] });
+      }
+      const limit = j.db.pragma("journal_size_limit", { simple: true });
+      const burst = statSync(`${path}-wal`).size;
+      await j.idle();
+      await j.append({ aggregate: A, expectedVersion: 1000, events: [], request: { requestId: "after", version: 1000, errorCode: "Ok" }, timers: [] });
+      const after = statSync(`${path}-wal`).size;
+      expect(await j.findRequest(A, "after")).toBeDefined();
+      await j.close();
+      return { limit, burst, after };
+    };
+    const kept = await walAfterBurst({});
+    expect(kept.burst).toBeGreaterThan(3_000_000);
+    expect(kept.after).toBe(kept.burst);
+    expect(kept.limit).toBe(-1); // never cut back, however large the burst (SQLite's default)
+    const cut = await walAfterBurst({ walSizeLimitMb: 1 });
+    expect(cut.burst).toBeGreaterThan(3_000_000);
+    expect(cut.after).toBeLessThanOrEqual(1024 * 1024);
+  });
+
   it("reads back every aggregate from its stream key, whatever characters its parts hold", () => {
     const parts = ["", "x1", "(0)", '"', "\\", '","', 'a","b', "\u0001", "ü", "[", "]", ",", '\\"'];
     for (const context of parts)
