@@ -124,6 +124,7 @@ export class SqliteJournal implements Journal {
   private pending: { commit: Commit; resolve: (r: AppendResult) => void; reject: (e: unknown) => void }[] = [];
 
   constructor(readonly path: string, options: SqliteJournalOptions = {}) {
+    checkOptions(options);
     this.db = new Database(path);
     // Only an empty file takes a new page size, and only before WAL mode is on.
     if (options.pageSize !== undefined) this.db.pragma(`page_size = ${options.pageSize}`);
@@ -598,6 +599,27 @@ export class SqliteJournal implements Journal {
         this.stmt.settlePark.run(outcome.attempts, outcome.error, outcome.at, id, slot);
         break;
     }
+  }
+}
+
+/**
+ * Refuses an option SQLite would not take as meant (it ignores a page size that is not a power of two,
+ * reads a negative size limit as none, and `NaN` is not SQL), before any file is opened.
+ */
+function checkOptions(options: SqliteJournalOptions): void {
+  const refuse = (name: string, value: unknown, expected: string): never => {
+    throw new RangeError(`SqliteJournal: ${name} must be ${expected}, got ${String(value)}`);
+  };
+  const { synchronous, busyTimeout, cacheMb, walAutocheckpoint, walSizeLimitMb, pageSize } = options;
+  if (synchronous !== undefined && synchronous !== "NORMAL" && synchronous !== "FULL") refuse("synchronous", synchronous, '"NORMAL" or "FULL"');
+  if (busyTimeout !== undefined && !(Number.isInteger(busyTimeout) && busyTimeout >= 0)) refuse("busyTimeout", busyTimeout, "an integer ≥ 0 (milliseconds)");
+  if (cacheMb !== undefined && !(Number.isFinite(cacheMb) && cacheMb > 0)) refuse("cacheMb", cacheMb, "a number > 0 (MB)");
+  if (walAutocheckpoint !== undefined && !(Number.isInteger(walAutocheckpoint) && walAutocheckpoint >= 0)) {
+    refuse("walAutocheckpoint", walAutocheckpoint, "an integer ≥ 0 (pages; 0 turns automatic checkpoints off)");
+  }
+  if (walSizeLimitMb !== undefined && !(Number.isFinite(walSizeLimitMb) && walSizeLimitMb >= 0)) refuse("walSizeLimitMb", walSizeLimitMb, "a number ≥ 0 (MB)");
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 512 && pageSize <= 65536 && (pageSize & (pageSize - 1)) === 0)) {
+    refuse("pageSize", pageSize, "a power of two from 512 to 65536 (bytes)");
   }
 }
 

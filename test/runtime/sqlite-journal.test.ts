@@ -1,8 +1,8 @@
 // What only the SQLite journal promises: a versioned schema, and nothing committed lost on reopen.
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SCHEMA_VERSION, ScheduleRule, SqliteJournal, VersionConflictError, aggregateRef, refKey } from "../../runtime/index.js";
+import { SCHEMA_VERSION, ScheduleRule, SqliteJournal, VersionConflictError, aggregateRef, refKey, type SqliteJournalOptions } from "../../runtime/index.js";
 import { refOfKey } from "../../runtime/journal/sqlite-rows.js";
 import { MIGRATIONS } from "../../runtime/journal/sqlite-schema.js";
 import { tempDbPath } from "./fixtures/stores.js";
@@ -49,6 +49,29 @@ describe("SQLite journal", () => {
     const cut = await walAfterBurst({ walSizeLimitMb: 1 });
     expect(cut.burst).toBeGreaterThan(3_000_000);
     expect(cut.after).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it("refuses an option SQLite would not take as meant, naming it, before creating any file", () => {
+    const bad: [Record<string, unknown>, RegExp][] = [
+      [{ pageSize: 3000 }, /pageSize must be a power of two from 512 to 65536 \(bytes\), got 3000/],
+      [{ pageSize: 131072 }, /pageSize/],
+      [{ walSizeLimitMb: -1 }, /walSizeLimitMb must be a number ≥ 0 \(MB\), got -1/],
+      [{ walSizeLimitMb: Number.NaN }, /walSizeLimitMb .* got NaN/],
+      [{ walAutocheckpoint: 1.5 }, /walAutocheckpoint/],
+      [{ cacheMb: 0 }, /cacheMb/],
+      [{ busyTimeout: -5 }, /busyTimeout/],
+      [{ synchronous: "OFF" }, /synchronous must be "NORMAL" or "FULL", got OFF/],
+    ];
+    for (const [options, message] of bad) {
+      const path = tempDbPath();
+      expect(() => new SqliteJournal(path, options as SqliteJournalOptions)).toThrow(message);
+      expect(existsSync(path)).toBe(false);
+    }
+    for (const good of [{ pageSize: 512 }, { pageSize: 65536 }, { walSizeLimitMb: 0 }, { walAutocheckpoint: 0 }, { synchronous: "FULL" as const }]) {
+      const j = new SqliteJournal(tempDbPath(), good);
+      expect(j.schemaVersion).toBe(SCHEMA_VERSION);
+      j.db.close();
+    }
   });
 
   it("reads back every aggregate from its stream key, whatever characters its parts hold", () => {
