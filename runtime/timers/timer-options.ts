@@ -4,7 +4,11 @@ import { parseDuration, type DurationInput } from "../model/duration.js";
 export interface TimerOptions {
   /** How often the poller looks for due timers when it has nothing else to do (default 1 s). */
   readonly pollInterval?: DurationInput;
-  /** Timers claimed per batch; memory is bounded by it (default 500). */
+  /**
+   * Timers claimed per batch; memory is bounded by it (default 1,000). A batch commits in one
+   * transaction: with random target ids, 1,000 wrote 0.86 WAL pages per delivery against 1.01 for 500,
+   * and drained 100k timers at 37–41 against 47–49 µs per delivery.
+   */
   readonly batchSize?: number;
   /** Attempts per slot before a technical failure parks the timer (default 10). */
   readonly maxAttempts?: number;
@@ -33,12 +37,12 @@ export interface ResolvedTimerOptions {
 
 export const TIMER_DEFAULTS: ResolvedTimerOptions = {
   pollInterval: 1_000,
-  batchSize: 500,
+  batchSize: 1_000,
   maxAttempts: 10,
   backoff: { initial: 1_000, factor: 2, max: 600_000 },
   lease: 30_000,
   misfireThreshold: 60_000,
-  concurrency: 500,
+  concurrency: 1_000,
 };
 
 export function resolveTimerOptions(options: TimerOptions = {}): ResolvedTimerOptions {

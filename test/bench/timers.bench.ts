@@ -25,14 +25,15 @@ import { SEED, seeder, target, type SeedBody } from "../runtime/fixtures/timer-d
  * sources through tsx, whose transform adds its own cost to every call. `npm run bench:timers` builds
  * first. (The domain's handlers come from the sources: they only return plain decisions and rules.)
  */
-const { Host, SqliteJournal, aggregateRef, commandMessage, systemClock } = (await import(
+const { Host, SqliteJournal, TIMER_DEFAULTS, aggregateRef, commandMessage, systemClock } = (await import(
   new URL("../../dist/runtime/index.js", import.meta.url).href
 )) as typeof import("../../runtime/index.js");
 
 const DUE = Number(process.env.WOW_BENCH_DUE ?? 100_000);
 const SPREAD_MS = Number(process.env.WOW_BENCH_SPREAD_MS ?? 4_000);
 const POLL_MS = 1_000;
-const BATCH = Number(process.env.WOW_BENCH_BATCH ?? 1_000);
+/** The runtime's default batch size, unless `WOW_BENCH_BATCH` sets another. */
+const BATCH = Number(process.env.WOW_BENCH_BATCH ?? TIMER_DEFAULTS.batchSize);
 const SELF = fileURLToPath(import.meta.url);
 /** A path: the delivery phase (not the seeding) is CPU-profiled into it (a `.cpuprofile`). */
 const CPU_PROFILE = process.env.WOW_BENCH_CPU_PROFILE;
