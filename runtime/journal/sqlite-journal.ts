@@ -607,20 +607,17 @@ export class SqliteJournal implements Journal {
  * reads a negative size limit as none, and `NaN` is not SQL), before any file is opened.
  */
 function checkOptions(options: SqliteJournalOptions): void {
-  const refuse = (name: string, value: unknown, expected: string): never => {
-    throw new RangeError(`SqliteJournal: ${name} must be ${expected}, got ${String(value)}`);
+  const check = <T>(name: keyof SqliteJournalOptions, ok: (value: T) => boolean, expected: string): void => {
+    const value = options[name] as T | undefined;
+    if (value !== undefined && !ok(value)) throw new RangeError(`SqliteJournal: ${name} must be ${expected}, got ${String(value)}`);
   };
-  const { synchronous, busyTimeout, cacheMb, walAutocheckpoint, walSizeLimitMb, pageSize } = options;
-  if (synchronous !== undefined && synchronous !== "NORMAL" && synchronous !== "FULL") refuse("synchronous", synchronous, '"NORMAL" or "FULL"');
-  if (busyTimeout !== undefined && !(Number.isInteger(busyTimeout) && busyTimeout >= 0)) refuse("busyTimeout", busyTimeout, "an integer ≥ 0 (milliseconds)");
-  if (cacheMb !== undefined && !(Number.isFinite(cacheMb) && cacheMb > 0)) refuse("cacheMb", cacheMb, "a number > 0 (MB)");
-  if (walAutocheckpoint !== undefined && !(Number.isInteger(walAutocheckpoint) && walAutocheckpoint >= 0)) {
-    refuse("walAutocheckpoint", walAutocheckpoint, "an integer ≥ 0 (pages; 0 turns automatic checkpoints off)");
-  }
-  if (walSizeLimitMb !== undefined && !(Number.isFinite(walSizeLimitMb) && walSizeLimitMb >= 0)) refuse("walSizeLimitMb", walSizeLimitMb, "a number ≥ 0 (MB)");
-  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 512 && pageSize <= 65536 && (pageSize & (pageSize - 1)) === 0)) {
-    refuse("pageSize", pageSize, "a power of two from 512 to 65536 (bytes)");
-  }
+  const integerFrom = (min: number) => (v: number) => Number.isInteger(v) && v >= min;
+  check<string>("synchronous", (v) => v === "NORMAL" || v === "FULL", '"NORMAL" or "FULL"');
+  check("busyTimeout", integerFrom(0), "an integer ≥ 0 (milliseconds)");
+  check<number>("cacheMb", (v) => Number.isFinite(v) && v > 0, "a number > 0 (MB)");
+  check("walAutocheckpoint", integerFrom(0), "an integer ≥ 0 (pages; 0 turns automatic checkpoints off)");
+  check<number>("walSizeLimitMb", (v) => Number.isFinite(v) && v >= 0, "a number ≥ 0 (MB)");
+  check<number>("pageSize", (v) => integerFrom(512)(v) && v <= 65536 && (v & (v - 1)) === 0, "a power of two from 512 to 65536 (bytes)");
 }
 
 function sameMark(a: WriteMark, b: WriteMark): boolean {

@@ -18,7 +18,7 @@ import vm from "node:vm";
 import Database from "better-sqlite3";
 import type { Clock, CommandSender } from "../../runtime/index.js";
 import { argument, median } from "./bench-args.js";
-import { SEED, seeder, target, type SeedBody } from "../runtime/fixtures/timer-domain.js";
+import { SEED, burstSeeds, seeder, target } from "../runtime/fixtures/timer-domain.js";
 
 /**
  * The runtime as users run it: the compiled `dist/` (what `wowc/runtime` exports), not the TypeScript
@@ -115,15 +115,8 @@ async function phase(pending: number): Promise<PhaseResult> {
     // Seed through ordinary commits (each Seed command schedules 2,000 timers atomically).
     const seedStart = Date.now();
     const base = Date.now() + 3_600_000; // the first due time, an hour ahead of the real clock
-    const chunk = 2_000;
-    for (let from = 0; from < pending; from += chunk) {
-      const count = Math.min(chunk, pending - from);
-      const dues = Array.from({ length: count }, (_, i) => {
-        const n = from + i;
-        return n < DUE ? base + Math.floor((n * SPREAD_MS) / DUE) : base + 86_400_000 + n; // the rest: tomorrow
-      });
-      const body: SeedBody = { from, dues, targets: DUE, scatter: SCATTER };
-      const r = await host.send(commandMessage(SEED, body, aggregateRef("load", "seeder", `s${from}`)));
+    for (const { seederId, body } of burstSeeds(pending, DUE, base, SPREAD_MS, SCATTER)) {
+      const r = await host.send(commandMessage(SEED, body, aggregateRef("load", "seeder", seederId)));
       if (r.outcome !== "decided") throw new Error(`seed failed: ${r.errorCode} ${r.errorMsg}`);
     }
     const seedSeconds = (Date.now() - seedStart) / 1000;

@@ -10,7 +10,7 @@
 // counters in between, for instruction counts free of start-up and JIT warm-up.
 import { copyFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { SEED, seeder, target, type SeedBody } from "../../runtime/fixtures/timer-domain.js";
+import { SEED, burstSeeds, seeder, target } from "../../runtime/fixtures/timer-domain.js";
 
 const [mode, a, b, c] = process.argv.slice(2);
 const dist = resolve(mode === "seed" ? "dist" : a!);
@@ -26,11 +26,8 @@ if (mode === "seed") {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
   const journal = new rt.SqliteJournal(path);
   const host = new rt.Host({ journal, aggregates: [seeder, target(clock.now)], clock });
-  for (let from = 0; from < pending; from += 2000) {
-    const count = Math.min(2000, pending - from);
-    const dues = Array.from({ length: count }, (_, i) => (from + i < due ? BASE + Math.floor(((from + i) * 4000) / due) : BASE + 86_400_000 + from + i));
-    const body: SeedBody = { from, dues, targets: due, scatter: process.env.WOW_BENCH_SCATTER === "1" };
-    const result = await host.send(rt.commandMessage(SEED, body, rt.aggregateRef("load", "seeder", `s${from}`)));
+  for (const { seederId, body } of burstSeeds(pending, due, BASE, 4000, process.env.WOW_BENCH_SCATTER === "1")) {
+    const result = await host.send(rt.commandMessage(SEED, body, rt.aggregateRef("load", "seeder", seederId)));
     if (result.outcome !== "decided") throw new Error(`seed failed: ${result.errorCode}`);
   }
   await journal.idle();
