@@ -42,7 +42,7 @@ export function resolveList<K extends SymbolKind>(
   expectation: Expectation<K>,
   resolver: Resolver,
   reporter: Reporter,
-): SymbolOf<K>[] {
+): readonly SymbolOf<K>[] {
   const result: SymbolOf<K>[] = [];
   for (const name of names) {
     const symbol = resolver.resolve(name, scope, expectation);
@@ -62,7 +62,7 @@ function declaredBefore(params: readonly Parameter[], index: number, name: strin
   return false;
 }
 
-export function resolveServices(params: readonly Parameter[], scope: ContextScope, resolver: Resolver, reporter: Reporter): ServiceParameter[] {
+export function resolveServices(params: readonly Parameter[], scope: ContextScope, resolver: Resolver, reporter: Reporter): readonly ServiceParameter[] {
   const result: ServiceParameter[] = [];
   for (let i = 0; i < params.length; i++) {
     const param = params[i]!;

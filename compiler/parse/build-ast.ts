@@ -16,6 +16,7 @@ import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js"
 import { indexedSpanEnd, indexedSpanStart, isReal, node, nodes, spanEnd, spanStart, spanStartFrom, token, tokenEnd, tokens } from "./cst-access.js";
 import { exact } from "./exact.js";
 import { SourceName } from "./source-name.js";
+import { ArgumentNode, FieldNode } from "./spanned-nodes.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
 import { Context } from "../../grammar/tokens.js";
@@ -104,7 +105,7 @@ export class AstBuilder {
     return start === Infinity ? this.tokenLoc(fallback) : this.loc(start, this.end(n));
   }
 
-  private name(t: IToken): Name {
+  private name(t: IToken): SourceName {
     return new SourceName(t.image, this.file, t.startOffset);
   }
 
@@ -118,7 +119,7 @@ export class AstBuilder {
   // ── file ──────────────────────────────────────────────────────────────────────────────────────
 
   /** Builds the declarations of one or more `file` CST nodes (several after top-level resyncs). */
-  buildFile(files: readonly CstNode[], firstToken: IToken | undefined): { context?: ContextClause; declarations: Declaration[] } {
+  buildFile(files: readonly CstNode[], firstToken: IToken | undefined): { context?: ContextClause; declarations: readonly Declaration[] } {
     if (firstToken === undefined) {
       this.diagnostics.push(createDiagnostic("WOW1005", { found: "an empty file" }, this.loc(0, 0)));
     } else if (firstToken.tokenType !== Context) {
@@ -188,11 +189,11 @@ export class AstBuilder {
       }
       case "aggregateDeclaration": {
         const head = this.head(n, innerNode, "Aggregate");
-        return head && { kind: "Aggregate", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(innerNode, "aggregate") as AggregateMember[] };
+        return head && { kind: "Aggregate", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(innerNode, "aggregate") as readonly AggregateMember[] };
       }
       case "sagaDeclaration": {
         const head = this.head(n, innerNode, "Saga");
-        return head && { kind: "Saga", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(innerNode, "saga") as SagaMember[] };
+        return head && { kind: "Saga", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(innerNode, "saga") as readonly SagaMember[] };
       }
     }
     return undefined;
@@ -200,7 +201,7 @@ export class AstBuilder {
 
   // ── aggregate and saga members ────────────────────────────────────────────────────────────────
 
-  private members(n: CstNode, container: Container): Member[] {
+  private members(n: CstNode, container: Container): readonly Member[] {
     const out: Member[] = [];
     const memberNodes = nodes(n.children["member"]);
     for (let i = 0; i < memberNodes.length; i++) {
@@ -212,7 +213,7 @@ export class AstBuilder {
   }
 
   /** A member (of an aggregate, a saga, or misplaced at the top level of the file). */
-  private member(n: CstNode, container: Container, annotations: Annotation[]): Member | undefined {
+  private member(n: CstNode, container: Container, annotations: readonly Annotation[]): Member | undefined {
     const children = n.children;
     const inner = (children["commandDeclaration"] ?? children["eventDeclaration"] ?? children["handlerDeclaration"] ??
       children["stateBlock"] ?? children["jobDeclaration"])?.[0];
@@ -234,7 +235,7 @@ export class AstBuilder {
     return undefined;
   }
 
-  private stateBlock(outer: CstNode, n: CstNode, annotations: Annotation[]): StateBlock | undefined {
+  private stateBlock(outer: CstNode, n: CstNode, annotations: readonly Annotation[]): StateBlock | undefined {
     const keyword = token(n.children["State"]);
     if (keyword === undefined) return undefined;
     for (const annotation of annotations) {
@@ -249,12 +250,12 @@ export class AstBuilder {
     return { kind: "State", fields, doc: this.docOf(outer, keyword, start), loc: this.nodeLoc(outer, keyword, start) };
   }
 
-  private message(outer: CstNode, n: CstNode, kind: "Command" | "Event", annotations: Annotation[]): MessageDeclaration | undefined {
+  private message(outer: CstNode, n: CstNode, kind: "Command" | "Event", annotations: readonly Annotation[]): MessageDeclaration | undefined {
     const head = this.head(outer, n, kind);
     return head && { kind, name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(n.children["fieldBlock"])) };
   }
 
-  private handler(outer: CstNode, n: CstNode, annotations: Annotation[]): HandlerDeclaration | undefined {
+  private handler(outer: CstNode, n: CstNode, annotations: readonly Annotation[]): HandlerDeclaration | undefined {
     const keyword = token(n.children["On"]);
     const targetNode = node(n.children["qualifiedName"]);
     const target = targetNode && this.qualifiedName(targetNode);
@@ -264,16 +265,16 @@ export class AstBuilder {
     return { kind: "Handler", target, params: this.parameters(node(n.children["parameterList"])), annotations, doc, loc: this.nodeLoc(outer, keyword, start) };
   }
 
-  private job(outer: CstNode, n: CstNode, annotations: Annotation[]): JobDeclaration | undefined {
+  private job(outer: CstNode, n: CstNode, annotations: readonly Annotation[]): JobDeclaration | undefined {
     const head = this.head(outer, n, "Job");
     return head && { kind: "Job", name: head.name, doc: head.doc, loc: head.loc, annotations, params: this.parameters(node(n.children["parameterList"])) };
   }
 
   // ── fields, enum members, parameters ──────────────────────────────────────────────────────────
 
-  private fieldBlock(n: CstNode | undefined): Field[] {
+  private fieldBlock(n: CstNode | undefined): readonly Field[] {
+    if (n === undefined) return exact([]);
     const fields: Field[] = [];
-    if (n === undefined) return fields;
     const fieldNodes = nodes(n.children["field"]);
     this.checkSeparators(fieldNodes, tokens(n.children["Comma"]), "fields", "Name");
     for (let i = 0; i < fieldNodes.length; i++) {
@@ -282,10 +283,7 @@ export class AstBuilder {
       const typeNode = node(fieldNode.children["typeRef"]);
       const type = typeNode && this.typeRef(typeNode);
       if (nameToken === undefined || type === undefined) continue;
-      const doc = this.docs.get(nameToken.startOffset);
-      const name = this.name(nameToken);
-      const loc = this.loc(nameToken.startOffset, type.loc.end);
-      fields.push({ kind: "Field", name, type, doc, loc });
+      fields.push(new FieldNode(this.name(nameToken), type, this.docs.get(nameToken.startOffset)));
     }
     return exact(fields);
   }
@@ -303,7 +301,7 @@ export class AstBuilder {
     return { kind: "TypeRef", name, array, optional: question !== undefined, loc };
   }
 
-  private enumMembers(n: CstNode): EnumMember[] {
+  private enumMembers(n: CstNode): readonly EnumMember[] {
     const memberNodes = nodes(n.children["enumMember"]);
     this.checkSeparators(memberNodes, tokens(n.children["Comma"]), "enum members", "Name");
     const members: EnumMember[] = [];
@@ -317,9 +315,9 @@ export class AstBuilder {
     return exact(members);
   }
 
-  private parameters(n: CstNode | undefined): Parameter[] {
+  private parameters(n: CstNode | undefined): readonly Parameter[] {
+    if (n === undefined) return exact([]);
     const parameters: Parameter[] = [];
-    if (n === undefined) return parameters;
     const parameterNodes = nodes(n.children["parameter"]);
     this.checkSeparators(parameterNodes, tokens(n.children["Comma"]), "parameters", "Name");
     for (let i = 0; i < parameterNodes.length; i++) {
@@ -337,10 +335,7 @@ export class AstBuilder {
     const first = token(n.children["Name"]);
     if (first === undefined) return undefined;
     const second = token(n.children["Name"], 1);
-    if (second === undefined) {
-      const name = this.name(first);
-      return { name, text: first.image, loc: name.loc };
-    }
+    if (second === undefined) return this.name(first); // a bare reference is its own QualifiedName
     return {
       context: this.name(first),
       name: this.name(second),
@@ -351,7 +346,7 @@ export class AstBuilder {
 
   // ── annotations ───────────────────────────────────────────────────────────────────────────────
 
-  private annotations(n: CstNode): Annotation[] {
+  private annotations(n: CstNode): readonly Annotation[] {
     const out: Annotation[] = [];
     const annotationNodes = nodes(n.children["annotation"]);
     for (let a = 0; a < annotationNodes.length; a++) {
@@ -368,7 +363,7 @@ export class AstBuilder {
         const valueNode = node(argumentNode.children["annotationValue"]);
         const value = valueNode && this.annotationValue(valueNode);
         if (argumentName === undefined || value === undefined) continue;
-        args.push({ name: this.name(argumentName), value, loc: this.loc(argumentName.startOffset, value.loc.end) });
+        args.push(new ArgumentNode(this.name(argumentName), value));
       }
       const parenthesized = annotationNode.children["LParen"] !== undefined;
       out.push({ name: this.name(nameToken), args: exact(args), parenthesized, loc: this.nodeLoc(annotationNode, at) });

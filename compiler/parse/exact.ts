@@ -2,8 +2,12 @@
 // filled by `push` gets room for 16 more elements at its first push (V8 grows a backing store by
 // half, plus 16): a one-item list keeps ~150 bytes where 24 do, and the garbage collector copies
 // every kept byte out of the young generation. On a 1.3 MB project the AST's lists kept 5.7 MB.
+// Empty lists are one shared frozen array: a third of the AST's lists are empty (no annotations,
+// no parameters…), and each `[]` is an object of its own (32 bytes).
 
-/** `items` itself when empty (an empty array has no backing store), else an exact-length copy. */
-export function exact<T>(items: T[]): T[] {
-  return items.length === 0 ? items : items.slice();
+const EMPTY: readonly never[] = Object.freeze([]);
+
+/** The shared empty list when `items` is empty, else an exact-length copy. */
+export function exact<T>(items: readonly T[]): readonly T[] {
+  return items.length === 0 ? EMPTY : items.slice();
 }

@@ -101,6 +101,35 @@ saga S {
     expect(fields.map((f) => f.type.loc.end - f.type.loc.start)).toEqual([4, 5, 6, 5]);
   });
 
+  it("gives each field, annotation argument and reference the span of its text", () => {
+    const text = "context c\ntype T { id: string, items: c.Item[]?,\n  at: int }\nsaga S { @OnEvent(commands = [Ship, c.Cancel], blocking = true) on c.Placed }";
+    const { ast, diagnostics } = parse(text);
+    expect(diagnostics).toEqual([]);
+    const spanned = (loc: { start: number; end: number }) => text.slice(loc.start, loc.end);
+    const fields = (ast.declarations[0] as TypeDeclaration).fields;
+    expect(fields.map((f) => spanned(f.loc))).toEqual(["id: string", "items: c.Item[]?", "at: int"]);
+    expect(fields.map((f) => spanned(f.name.loc))).toEqual(["id", "items", "at"]);
+    expect(fields.map((f) => f.loc.file.path)).toEqual(["test.wow", "test.wow", "test.wow"]);
+    const [type, qualified] = [fields[0]!.type.name, fields[1]!.type.name];
+    expect([type.text, type.name.text, type.context, spanned(type.loc)]).toEqual(["string", "string", undefined, "string"]);
+    expect([qualified.text, qualified.name.text, qualified.context?.text, spanned(qualified.loc)]).toEqual(["c.Item", "Item", "c", "c.Item"]);
+    const handler = (ast.declarations[1] as SagaDeclaration).members[0]!;
+    const args = handler.annotations[0]!.args;
+    expect(args.map((a) => spanned(a.loc))).toEqual(["commands = [Ship, c.Cancel]", "blocking = true"]);
+    const list = args[0]!.value;
+    expect(list.kind === "List" && list.items.map((item) => (item.kind === "Reference" ? [item.name.text, spanned(item.loc)] : []))).toEqual([["Ship", "Ship"], ["c.Cancel", "c.Cancel"]]);
+    expect([handler.target.text, spanned(handler.target.loc)]).toEqual(["c.Placed", "c.Placed"]);
+  });
+
+  it("keeps lists with nothing in them empty and read-only", () => {
+    const { ast } = parse("context c\ntype T {}\ntype U\nservice S");
+    const [t, u, s] = ast.declarations as [TypeDeclaration, TypeDeclaration, { annotations: readonly unknown[] }];
+    for (const list of [t.fields, u.fields, t.annotations, s.annotations]) {
+      expect(list).toEqual([]);
+      expect(() => (list as unknown[]).push(1)).toThrow(TypeError);
+    }
+  });
+
   it("accepts commands and events with {}, or with no body, and annotations without parentheses", () => {
     const { ast, diagnostics } = parse("context c\naggregate A {\n @CreateAggregate command C\n @DeleteAggregate() command D {}\n event E\n on C\n}");
     expect(diagnostics).toEqual([]);
