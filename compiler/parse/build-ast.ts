@@ -421,16 +421,19 @@ export class AstBuilder {
    * `commas` as the parser stored them; recovery-inserted ones do not count. `firstKey`: the one
    * token key of the items' first child group, when they have one (see `spanStartFrom`).
    */
+  /** `start(item)`, from its first token when that is `firstKey`'s (see `spanStartFrom`). */
+  private itemStart(item: CstNode, firstKey: string | undefined): number {
+    return firstKey === undefined || this.parsedTokens !== undefined ? this.start(item) : spanStartFrom(item, firstKey);
+  }
+
   private checkSeparators(items: readonly CstNode[], commas: readonly IToken[], what: string, firstKey?: string): void {
     if (items.length < 2) return;
     const text = this.file.text;
     let comma = 0;
-    const startOf = (item: CstNode): number =>
-      firstKey === undefined || this.parsedTokens !== undefined ? this.start(item) : spanStartFrom(item, firstKey);
     // `previousEnd` is NaN while no earlier item has a real token.
-    let previousEnd = startOf(items[0]!) === Infinity ? NaN : this.end(items[0]!);
+    let previousEnd = this.itemStart(items[0]!, firstKey) === Infinity ? NaN : this.end(items[0]!);
     for (let i = 1; i < items.length; i++) {
-      const start = startOf(items[i]!);
+      const start = this.itemStart(items[i]!, firstKey);
       if (start === Infinity) continue;
       const end = this.end(items[i]!);
       if (!Number.isNaN(previousEnd)) {

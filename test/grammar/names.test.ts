@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AggregateDeclaration, EnumDeclaration, SagaDeclaration, TypeDeclaration } from "../../compiler/ast.js";
+import type { AggregateDeclaration, EnumDeclaration, HandlerDeclaration, SagaDeclaration, TypeDeclaration } from "../../compiler/ast.js";
 import { parse } from "./helpers.js";
 
 const WORDS = ["type", "state", "event", "command", "on", "context", "job", "enum", "service", "aggregate", "saga", "true", "false", "class", "default", "new", "delete"];
@@ -113,7 +113,7 @@ saga S {
     const [type, qualified] = [fields[0]!.type.name, fields[1]!.type.name];
     expect([type.text, type.name.text, type.context, spanned(type.loc)]).toEqual(["string", "string", undefined, "string"]);
     expect([qualified.text, qualified.name.text, qualified.context?.text, spanned(qualified.loc)]).toEqual(["c.Item", "Item", "c", "c.Item"]);
-    const handler = (ast.declarations[1] as SagaDeclaration).members[0]!;
+    const handler = (ast.declarations[1] as SagaDeclaration).members[0] as HandlerDeclaration;
     const args = handler.annotations[0]!.args;
     expect(args.map((a) => spanned(a.loc))).toEqual(["commands = [Ship, c.Cancel]", "blocking = true"]);
     const list = args[0]!.value;
