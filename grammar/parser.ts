@@ -2,7 +2,8 @@
 // and reused for every file (`parser.input = tokens`). The CST → AST builder lives in
 // compiler/parse/, apart from the grammar. Syntax errors are recorded as facts (see
 // syntax-error-facts.ts) and worded for users by the builder's describer.
-import type { CstNode, IOrAlt, IToken, TokenType } from "chevrotain";
+import type { IOrAlt, IToken, TokenType } from "chevrotain";
+import { addChild, type CstElement, type CstNode } from "./cst.js";
 import { CstParser, tokenMatcher, validateGrammar } from "./chevrotain.js";
 import {
   Aggregate, allTokens, At, Colon, Comma, Command, Context, Dot, Enum, Equals, Event, False, Job,
@@ -11,20 +12,9 @@ import {
 } from "./tokens.js";
 import { syntaxErrorFactsProvider } from "./syntax-error-facts.js";
 
-/**
- * A CST node with the indices (into the parser's input) of the first and last token its rule read:
- * `firstToken > lastToken` when it read none. When the parse had no error, these are exactly the
- * tokens of the node's children; with errors, recovery may have skipped tokens in between or
- * inserted some, and only the children tell (compiler/parse/cst-access.ts).
- */
-export interface IndexedCstNode extends CstNode {
-  firstToken: number;
-  lastToken: number;
-}
-
-/** The parser state that the two overrides below read and write (Chevrotain internals, 11.2.0). */
+/** The parser state that the overrides below read and write (Chevrotain internals, 11.2.0). */
 interface ParserInternals {
-  readonly CST_STACK: IndexedCstNode[];
+  readonly CST_STACK: CstNode[];
   /** Index of the last token read (-1 before the first). */
   readonly currIdx: number;
 }
@@ -52,11 +42,26 @@ export class WowParser extends CstParser {
    * plain object rather than `Object.create(null)`: V8 keeps those in dictionary mode, several times
    * bigger and slower to fill and read. Child keys are token and rule names, none of which is a
    * property of `Object.prototype`. No `location` (see `nodeLocationTracking` above): the indices of
-   * the tokens the rule read instead (`IndexedCstNode`), two numbers in the node itself.
+   * the tokens the rule read instead (`CstNode` in cst.ts), two numbers in the node itself.
    */
   cstInvocationStateUpdate(fullRuleName: string): void {
     const self = this as unknown as ParserInternals;
     self.CST_STACK.push({ name: fullRuleName, children: {}, firstToken: self.currIdx + 1, lastToken: self.currIdx });
+  }
+
+  /**
+   * Chevrotain's `TreeBuilder.cstPostTerminal` and `cstPostNonTerminal` (internal, pinned 11.2.0),
+   * which add a token or a sub-rule's node to the current node: a key's one child is stored as
+   * itself, not in an array of one (cst.ts). Location tracking is off, so they do nothing else.
+   */
+  cstPostTerminal(key: string, consumedToken: IToken): void {
+    const self = this as unknown as ParserInternals;
+    addChild(self.CST_STACK[self.CST_STACK.length - 1]!, key, consumedToken);
+  }
+
+  cstPostNonTerminal(ruleCstResult: CstElement, ruleName: string): void {
+    const self = this as unknown as ParserInternals;
+    addChild(self.CST_STACK[self.CST_STACK.length - 1]!, ruleName, ruleCstResult);
   }
 
   /** Chevrotain's `TreeBuilder.cstFinallyStateUpdate` (internal, pinned 11.2.0), which ends every rule. */
@@ -361,5 +366,5 @@ export function parserRuns(): number {
 export function parseCst(tokens: IToken[]): CstNode {
   runs += 1;
   wowParser.input = tokens;
-  return wowParser.file();
+  return wowParser.file() as unknown as CstNode;
 }

@@ -5,36 +5,33 @@
 // Layout: two spaces of indentation; one declaration, member, annotation or (in a multi-line block)
 // field per line; `{ a: T, b: U }` stays on one line when it was written on one line and holds no
 // comment; argument, parameter and list parentheses stay on one line unless a comment is inside.
-import type { CstElement, CstNode, IToken } from "chevrotain";
+import type { IToken } from "chevrotain";
 import type { Emitter } from "./emitter.js";
 import { spanStart } from "../parse/cst-access.js";
-
-function isToken(element: CstElement): element is IToken {
-  return (element as IToken).tokenType !== undefined;
-}
+import { childAt, childList, isToken, type CstElement, type CstNode } from "../../grammar/cst.js";
 
 function startOf(element: CstElement): number {
   return isToken(element) ? element.startOffset : spanStart(element);
 }
 
 function tok(node: CstNode, key: string, index = 0): IToken | undefined {
-  const element = node.children[key]?.[index];
+  const element = childAt(node.children[key], index);
   return element !== undefined && isToken(element) ? element : undefined;
 }
 
 function sub(node: CstNode, key: string): CstNode | undefined {
-  const element = node.children[key]?.[0];
+  const element = childAt(node.children[key], 0);
   return element !== undefined && !isToken(element) ? element : undefined;
 }
 
 function subs(node: CstNode, key: string): CstNode[] {
-  return (node.children[key] ?? []).filter((e): e is CstNode => !isToken(e)).sort((a, b) => startOf(a) - startOf(b));
+  return childList(node.children[key]).filter((e): e is CstNode => !isToken(e)).sort((a, b) => startOf(a) - startOf(b));
 }
 
 /** All sub-rule children of `node`, in source order. */
 function childNodes(node: CstNode): CstNode[] {
   const out: CstNode[] = [];
-  for (const key in node.children) for (const element of node.children[key]!) if (!isToken(element)) out.push(element);
+  for (const key in node.children) for (const element of childList(node.children[key])) if (!isToken(element)) out.push(element);
   return out.sort((a, b) => startOf(a) - startOf(b));
 }
 

@@ -6,20 +6,21 @@
 // objects; after a parse without errors, spans from the token indices the parser recorded) and builds
 // each AST node in one object literal, names as `SourceName`s (their own location), lists at their
 // exact length: the AST is kept for the whole build.
-import type { CstNode, IToken } from "chevrotain";
+import type { IToken } from "chevrotain";
 import type {
   AggregateMember, Annotation, AnnotationArgument, AnnotationValue, ContextClause, Declaration, EnumMember,
   Field, HandlerDeclaration, JobDeclaration, Location, MessageDeclaration, Name, Parameter, QualifiedName,
   SagaMember, SourceFile, StateBlock, TypeRef,
 } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { indexedSpanEnd, indexedSpanStart, isReal, node, nodes, spanEnd, spanStart, spanStartFrom, token, tokenEnd, tokens } from "./cst-access.js";
+import { indexedSpanEnd, indexedSpanStart, isReal, node, spanEnd, spanStart, spanStartFrom, token, tokenEnd } from "./cst-access.js";
 import { exact } from "./exact.js";
 import { SourceName } from "./source-name.js";
 import { ArgumentNode, FieldNode } from "./spanned-nodes.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
 import { Context } from "../../grammar/tokens.js";
+import { childAt, childCount, childList, type CstChildren, type CstNode } from "../../grammar/cst.js";
 
 type Member = AggregateMember | SagaMember;
 type Container = "file" | "aggregate" | "saga";
@@ -128,8 +129,9 @@ export class AstBuilder {
     let context: ContextClause | undefined;
     const declarations: Declaration[] = [];
     for (const fileNode of files) {
-      const clauses = nodes(fileNode.children["contextClause"]);
-      const items = clauses.length === 0 ? nodes(fileNode.children["declaration"]) : this.inSourceOrder([...clauses, ...nodes(fileNode.children["declaration"])]);
+      const clauses = childList(fileNode.children["contextClause"]) as readonly CstNode[];
+      const declarationNodes = childList(fileNode.children["declaration"]) as readonly CstNode[];
+      const items = clauses.length === 0 ? declarationNodes : this.inSourceOrder([...clauses, ...declarationNodes]);
       for (const item of items) {
         if (item.name === "contextClause") {
           const keyword = token(item.children["Context"]);
@@ -169,7 +171,7 @@ export class AstBuilder {
     const annotations = this.annotations(n);
     const inner = children["typeDeclaration"] ?? children["enumDeclaration"] ?? children["serviceDeclaration"] ??
       children["aggregateDeclaration"] ?? children["sagaDeclaration"];
-    const innerNode = inner?.[0];
+    const innerNode = childAt(inner, 0);
     if (innerNode === undefined || !("children" in innerNode)) {
       this.member(n, "file", annotations);
       return undefined;
@@ -203,9 +205,9 @@ export class AstBuilder {
 
   private members(n: CstNode, container: Container): readonly Member[] {
     const out: Member[] = [];
-    const memberNodes = nodes(n.children["member"]);
-    for (let i = 0; i < memberNodes.length; i++) {
-      const memberNode = memberNodes[i]!;
+    const memberNodes = n.children["member"];
+    for (let i = 0, count = childCount(memberNodes); i < count; i++) {
+      const memberNode = node(memberNodes, i)!;
       const member = this.member(memberNode, container, this.annotations(memberNode));
       if (member !== undefined) out.push(member);
     }
@@ -215,8 +217,8 @@ export class AstBuilder {
   /** A member (of an aggregate, a saga, or misplaced at the top level of the file). */
   private member(n: CstNode, container: Container, annotations: readonly Annotation[]): Member | undefined {
     const children = n.children;
-    const inner = (children["commandDeclaration"] ?? children["eventDeclaration"] ?? children["handlerDeclaration"] ??
-      children["stateBlock"] ?? children["jobDeclaration"])?.[0];
+    const inner = childAt(children["commandDeclaration"] ?? children["eventDeclaration"] ?? children["handlerDeclaration"] ??
+      children["stateBlock"] ?? children["jobDeclaration"], 0);
     if (inner === undefined || !("children" in inner)) return undefined;
     const rule = inner.name as (typeof MEMBER_RULES)[number][0];
     const wrong = misplacement(rule, container);
@@ -275,10 +277,10 @@ export class AstBuilder {
   private fieldBlock(n: CstNode | undefined): readonly Field[] {
     if (n === undefined) return exact([]);
     const fields: Field[] = [];
-    const fieldNodes = nodes(n.children["field"]);
-    this.checkSeparators(fieldNodes, tokens(n.children["Comma"]), "fields", "Name");
-    for (let i = 0; i < fieldNodes.length; i++) {
-      const fieldNode = fieldNodes[i]!;
+    const fieldNodes = n.children["field"];
+    this.checkSeparators(fieldNodes, n.children["Comma"], "fields", "Name");
+    for (let i = 0, count = childCount(fieldNodes); i < count; i++) {
+      const fieldNode = node(fieldNodes, i)!;
       const nameToken = token(fieldNode.children["Name"]);
       const typeNode = node(fieldNode.children["typeRef"]);
       const type = typeNode && this.typeRef(typeNode);
@@ -302,11 +304,11 @@ export class AstBuilder {
   }
 
   private enumMembers(n: CstNode): readonly EnumMember[] {
-    const memberNodes = nodes(n.children["enumMember"]);
-    this.checkSeparators(memberNodes, tokens(n.children["Comma"]), "enum members", "Name");
+    const memberNodes = n.children["enumMember"];
+    this.checkSeparators(memberNodes, n.children["Comma"], "enum members", "Name");
     const members: EnumMember[] = [];
-    for (let i = 0; i < memberNodes.length; i++) {
-      const nameToken = token(memberNodes[i]!.children["Name"]);
+    for (let i = 0, count = childCount(memberNodes); i < count; i++) {
+      const nameToken = token(node(memberNodes, i)!.children["Name"]);
       if (nameToken === undefined) continue;
       const doc = this.docs.get(nameToken.startOffset);
       const name = this.name(nameToken);
@@ -318,10 +320,10 @@ export class AstBuilder {
   private parameters(n: CstNode | undefined): readonly Parameter[] {
     if (n === undefined) return exact([]);
     const parameters: Parameter[] = [];
-    const parameterNodes = nodes(n.children["parameter"]);
-    this.checkSeparators(parameterNodes, tokens(n.children["Comma"]), "parameters", "Name");
-    for (let i = 0; i < parameterNodes.length; i++) {
-      const parameterNode = parameterNodes[i]!;
+    const parameterNodes = n.children["parameter"];
+    this.checkSeparators(parameterNodes, n.children["Comma"], "parameters", "Name");
+    for (let i = 0, count = childCount(parameterNodes); i < count; i++) {
+      const parameterNode = node(parameterNodes, i)!;
       const nameToken = token(parameterNode.children["Name"]);
       const typeNode = node(parameterNode.children["qualifiedName"]);
       const type = typeNode && this.qualifiedName(typeNode);
@@ -348,17 +350,17 @@ export class AstBuilder {
 
   private annotations(n: CstNode): readonly Annotation[] {
     const out: Annotation[] = [];
-    const annotationNodes = nodes(n.children["annotation"]);
-    for (let a = 0; a < annotationNodes.length; a++) {
-      const annotationNode = annotationNodes[a]!;
+    const annotationNodes = n.children["annotation"];
+    for (let a = 0, annotationCount = childCount(annotationNodes); a < annotationCount; a++) {
+      const annotationNode = node(annotationNodes, a)!;
       const at = token(annotationNode.children["At"]);
       const nameToken = token(annotationNode.children["Name"]);
       if (at === undefined || nameToken === undefined) continue;
-      const argumentNodes = nodes(annotationNode.children["annotationArgument"]);
-      this.checkSeparators(argumentNodes, tokens(annotationNode.children["Comma"]), "annotation arguments", "Name");
+      const argumentNodes = annotationNode.children["annotationArgument"];
+      this.checkSeparators(argumentNodes, annotationNode.children["Comma"], "annotation arguments", "Name");
       const args: AnnotationArgument[] = [];
-      for (let i = 0; i < argumentNodes.length; i++) {
-        const argumentNode = argumentNodes[i]!;
+      for (let i = 0, count = childCount(argumentNodes); i < count; i++) {
+        const argumentNode = node(argumentNodes, i)!;
         const argumentName = token(argumentNode.children["Name"]);
         const valueNode = node(argumentNode.children["annotationValue"]);
         const value = valueNode && this.annotationValue(valueNode);
@@ -391,11 +393,11 @@ export class AstBuilder {
     if (list !== undefined) {
       const open = token(list.children["LBracket"]);
       if (open === undefined) return undefined;
-      const valueNodes = nodes(list.children["annotationValue"]);
-      this.checkSeparators(valueNodes, tokens(list.children["Comma"]), "list values");
+      const valueNodes = list.children["annotationValue"];
+      this.checkSeparators(valueNodes, list.children["Comma"], "list values");
       const items: AnnotationValue[] = [];
-      for (let i = 0; i < valueNodes.length; i++) {
-        const item = this.annotationValue(valueNodes[i]!);
+      for (let i = 0, count = childCount(valueNodes); i < count; i++) {
+        const item = this.annotationValue(node(valueNodes, i)!);
         if (item !== undefined) items.push(item);
       }
       return { kind: "List", items: exact(items), loc: this.nodeLoc(list, open) };
@@ -404,7 +406,7 @@ export class AstBuilder {
   }
 
   /** Sorts nodes by their start offset (0 for a node without a real token), computing each once. */
-  private inSourceOrder(items: CstNode[]): CstNode[] {
+  private inSourceOrder(items: readonly CstNode[]): CstNode[] {
     return items
       .map((item) => {
         const start = this.start(item);
@@ -416,29 +418,33 @@ export class AstBuilder {
 
   // ── separators ────────────────────────────────────────────────────────────────────────────────
 
-  /**
-   * Items of a list need a `,` or a line break between them (`{ a: int b: int }` is refused).
-   * `commas` as the parser stored them; recovery-inserted ones do not count. `firstKey`: the one
-   * token key of the items' first child group, when they have one (see `spanStartFrom`).
-   */
   /** `start(item)`, from its first token when that is `firstKey`'s (see `spanStartFrom`). */
   private itemStart(item: CstNode, firstKey: string | undefined): number {
     return firstKey === undefined || this.parsedTokens !== undefined ? this.start(item) : spanStartFrom(item, firstKey);
   }
 
-  private checkSeparators(items: readonly CstNode[], commas: readonly IToken[], what: string, firstKey?: string): void {
-    if (items.length < 2) return;
+  /**
+   * Items of a list need a `,` or a line break between them (`{ a: int b: int }` is refused).
+   * `commas` as the parser stored them; recovery-inserted ones do not count. `firstKey`: the one
+   * token key of the items' first child group, when they have one (see `spanStartFrom`).
+   */
+  private checkSeparators(items: CstChildren | undefined, commas: CstChildren | undefined, what: string, firstKey?: string): void {
+    const count = childCount(items);
+    if (count < 2) return;
     const text = this.file.text;
+    const commaCount = childCount(commas);
     let comma = 0;
     // `previousEnd` is NaN while no earlier item has a real token.
-    let previousEnd = this.itemStart(items[0]!, firstKey) === Infinity ? NaN : this.end(items[0]!);
-    for (let i = 1; i < items.length; i++) {
-      const start = this.itemStart(items[i]!, firstKey);
+    const first = node(items, 0)!;
+    let previousEnd = this.itemStart(first, firstKey) === Infinity ? NaN : this.end(first);
+    for (let i = 1; i < count; i++) {
+      const item = node(items, i)!;
+      const start = this.itemStart(item, firstKey);
       if (start === Infinity) continue;
-      const end = this.end(items[i]!);
+      const end = this.end(item);
       if (!Number.isNaN(previousEnd)) {
-        while (comma < commas.length && !(isReal(commas[comma]!) && commas[comma]!.startOffset >= previousEnd)) comma++;
-        const separated = comma < commas.length && commas[comma]!.startOffset < start;
+        while (comma < commaCount && !(isReal(commaAt(commas, comma)) && commaAt(commas, comma).startOffset >= previousEnd)) comma++;
+        const separated = comma < commaCount && commaAt(commas, comma).startOffset < start;
         if (!separated && !hasLineBreak(text, previousEnd, start)) {
           this.diagnostics.push(createDiagnostic("WOW1011", { items: what }, this.loc(start, end)));
         }
@@ -446,6 +452,12 @@ export class AstBuilder {
       previousEnd = end;
     }
   }
+
+}
+
+/** The `index`th comma a `Comma` key holds (a token key holds only tokens). */
+function commaAt(commas: CstChildren | undefined, index: number): IToken {
+  return childAt(commas, index) as IToken;
 }
 
 /** Whether `text[from, to)` holds a line break (`\n`, `\r`, U+2028, U+2029). */

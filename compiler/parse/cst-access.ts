@@ -1,48 +1,28 @@
 // Defensive reads of a (possibly recovered) CST: a child that error recovery left out, or a token
 // it inserted (no real offsets), reads as `undefined`, so the builder simply skips what is missing.
 // Nothing here allocates: children are read in place, spans are returned as two numbers.
-import type { CstElement, CstNode, IToken } from "chevrotain";
-import type { IndexedCstNode } from "../../grammar/parser.js";
-
-const NONE: readonly never[] = [];
-
-function isToken(element: CstElement): element is IToken {
-  return (element as IToken).tokenType !== undefined;
-}
+import type { IToken } from "chevrotain";
+import { childAt, childCount, isToken, type CstChildren, type CstNode } from "../../grammar/cst.js";
 
 /** Whether `t` was read from the source (not inserted by error recovery, with real offsets). */
 export function isReal(t: IToken): boolean {
   return t.isInsertedInRecovery !== true && Number.isFinite(t.startOffset);
 }
 
-// The readers below take a node's children under one key (`n.children["Name"]`), read by the
+// The readers below take what a node holds under one key (`n.children["Name"]`), read by the
 // caller: a property read written at each call site learns the few shapes of one rule's children,
 // where a read inside a shared helper sees the shapes of every rule (a megamorphic read, slower).
 
-/** A real (not recovery-inserted) token child: `elements` are the children under a token's key. */
-export function token(elements: readonly CstElement[] | undefined, index = 0): IToken | undefined {
-  const element = elements?.[index];
+/** A real (not recovery-inserted) token child: `children` is what a token's key holds. */
+export function token(children: CstChildren | undefined, index = 0): IToken | undefined {
+  const element = childAt(children, index);
   return element !== undefined && isToken(element) && isReal(element) ? element : undefined;
 }
 
-/**
- * The token children under a token's key, as the parser stored them (recovery-inserted ones
- * included: check `isReal`). Chevrotain keys children by token or rule name, so a token's key holds
- * only tokens.
- */
-export function tokens(elements: readonly CstElement[] | undefined): readonly IToken[] {
-  return (elements as IToken[] | undefined) ?? NONE;
-}
-
-/** A sub-rule child: `elements` are the children under a rule's key. */
-export function node(elements: readonly CstElement[] | undefined, index = 0): CstNode | undefined {
-  const element = elements?.[index];
+/** A sub-rule child: `children` is what a rule's key holds. */
+export function node(children: CstChildren | undefined, index = 0): CstNode | undefined {
+  const element = childAt(children, index);
   return element === undefined || isToken(element) ? undefined : element;
-}
-
-/** The sub-rule children under a rule's key (which holds only nodes), read in place. */
-export function nodes(elements: readonly CstElement[] | undefined): readonly CstNode[] {
-  return (elements as CstNode[] | undefined) ?? NONE;
 }
 
 /**
@@ -88,22 +68,21 @@ export function childGroups(n: CstNode): readonly (readonly string[])[] {
   return CHILD_GROUPS[n.name] ?? [Object.keys(n.children)];
 }
 
-/** Start of the first real element of `elements` (`Infinity` when none). */
-function firstOf(elements: readonly CstElement[] | undefined): number {
-  if (elements === undefined) return Infinity;
-  for (let i = 0; i < elements.length; i++) {
-    const element = elements[i]!;
+/** Start of the first real element a key holds (`Infinity` when none). */
+function firstOf(children: CstChildren | undefined): number {
+  const count = childCount(children);
+  for (let i = 0; i < count; i++) {
+    const element = childAt(children, i)!;
     const offset = isToken(element) ? (isReal(element) ? element.startOffset : Infinity) : spanStart(element);
     if (offset !== Infinity) return offset;
   }
   return Infinity;
 }
 
-/** End of the last real element of `elements` (`-Infinity` when none). */
-function lastOf(elements: readonly CstElement[] | undefined): number {
-  if (elements === undefined) return -Infinity;
-  for (let i = elements.length - 1; i >= 0; i--) {
-    const element = elements[i]!;
+/** End of the last real element a key holds (`-Infinity` when none). */
+function lastOf(children: CstChildren | undefined): number {
+  for (let i = childCount(children) - 1; i >= 0; i--) {
+    const element = childAt(children, i)!;
     const offset = isToken(element) ? (isReal(element) ? tokenEnd(element) : -Infinity) : spanEnd(element);
     if (offset !== -Infinity) return offset;
   }
@@ -134,7 +113,7 @@ export function spanStart(n: CstNode): number {
  * parameter, an enum member, an annotation argument): that token when it is real, without a lookup.
  */
 export function spanStartFrom(n: CstNode, key: string): number {
-  const first = n.children[key]?.[0];
+  const first = childAt(n.children[key], 0);
   return first !== undefined && isToken(first) && isReal(first) ? first.startOffset : spanStart(n);
 }
 
@@ -156,16 +135,16 @@ export function spanEnd(n: CstNode): number {
 
 /**
  * `spanStart` of a node from the token indices the parser recorded on it, without visiting its
- * children: only for a parse without errors, and `tokens` the parser's input (see `IndexedCstNode`).
+ * children: only for a parse without errors, and `tokens` the parser's input (see `CstNode`).
  */
 export function indexedSpanStart(n: CstNode, tokens: readonly IToken[]): number {
-  const { firstToken, lastToken } = n as IndexedCstNode;
+  const { firstToken, lastToken } = n;
   return firstToken <= lastToken ? tokens[firstToken]!.startOffset : Infinity;
 }
 
 /** `spanEnd` of a node from its token indices, on the same terms as `indexedSpanStart`. */
 export function indexedSpanEnd(n: CstNode, tokens: readonly IToken[]): number {
-  const { firstToken, lastToken } = n as IndexedCstNode;
+  const { firstToken, lastToken } = n;
   return firstToken <= lastToken ? tokenEnd(tokens[lastToken]!) : -Infinity;
 }
 

@@ -1,6 +1,7 @@
 // Parsing a `.wow` file: lex (shared lexer) → parse (shared parser, with recovery) → build the AST.
 // `lexFile` and `parseTokens` are exposed separately so that benchmarks can time them apart.
-import type { CstNode, IRecognitionException, IToken } from "chevrotain";
+import type { IRecognitionException, IToken } from "chevrotain";
+import type { CstNode } from "../../grammar/cst.js";
 import type { SourceFile, WowFile } from "../ast.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { parseCst, wowParser } from "../../grammar/parser.js";
