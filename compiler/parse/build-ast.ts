@@ -4,7 +4,8 @@
 // and recovery: `context` first and once, members in the right kind of block, and separators.
 // It runs on every file of every build, so it reads the CST in place (no arrays of children, no span
 // objects; after a parse without errors, spans from the token indices the parser recorded) and builds
-// each AST node in one object literal, names as `SourceName`s (their own location), lists at their
+// each AST node in one object literal, names as `SourceName`s (their own location), fields and
+// annotation arguments as nodes that are their own location too (spanned-nodes.ts), lists at their
 // exact length: the AST is kept for the whole build.
 import type { IToken } from "chevrotain";
 import type {

@@ -6,7 +6,7 @@
 import type { AnnotationArgument, AnnotationValue, Field, Location, SourceFile, TypeRef } from "../ast.js";
 import type { SourceName } from "./source-name.js";
 
-/** A node spanning from its `name` to the end of `last`. */
+/** A node spanning from the start of its `name` to its `end`, the end of its last part. */
 abstract class SpannedFromName implements Location {
   declare readonly name: SourceName;
 
