@@ -7,7 +7,7 @@
 // comment; argument, parameter and list parentheses stay on one line unless a comment is inside.
 import type { IToken } from "chevrotain";
 import type { Emitter } from "./emitter.js";
-import { spanStart } from "../parse/cst-access.js";
+import { node as subNode, spanStart } from "../parse/cst-access.js";
 import { childAt, childList, isToken, type CstElement, type CstNode } from "../../grammar/cst.js";
 
 function startOf(element: CstElement): number {
@@ -20,8 +20,7 @@ function tok(node: CstNode, key: string, index = 0): IToken | undefined {
 }
 
 function sub(node: CstNode, key: string): CstNode | undefined {
-  const element = childAt(node.children[key], 0);
-  return element !== undefined && !isToken(element) ? element : undefined;
+  return subNode(node.children[key]);
 }
 
 function subs(node: CstNode, key: string): CstNode[] {

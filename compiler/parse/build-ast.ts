@@ -15,7 +15,7 @@ import type {
 } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { indexedSpanEnd, indexedSpanStart, isReal, node, spanEnd, spanStart, spanStartFrom, token, tokenEnd } from "./cst-access.js";
-import { exact } from "./exact.js";
+import { EMPTY, exact } from "./exact.js";
 import { SourceName } from "./source-name.js";
 import { ArgumentNode, FieldNode } from "./spanned-nodes.js";
 import { decodeString } from "./strings.js";
@@ -276,7 +276,7 @@ export class AstBuilder {
   // ── fields, enum members, parameters ──────────────────────────────────────────────────────────
 
   private fieldBlock(n: CstNode | undefined): readonly Field[] {
-    if (n === undefined) return exact([]);
+    if (n === undefined) return EMPTY;
     const fields: Field[] = [];
     const fieldNodes = n.children["field"];
     this.checkSeparators(fieldNodes, n.children["Comma"], "fields", "Name");
@@ -319,7 +319,7 @@ export class AstBuilder {
   }
 
   private parameters(n: CstNode | undefined): readonly Parameter[] {
-    if (n === undefined) return exact([]);
+    if (n === undefined) return EMPTY;
     const parameters: Parameter[] = [];
     const parameterNodes = n.children["parameter"];
     this.checkSeparators(parameterNodes, n.children["Comma"], "parameters", "Name");

@@ -5,7 +5,8 @@
 // Empty lists are one shared frozen array: a third of the AST's lists are empty (no annotations,
 // no parameters…), and each `[]` is an object of its own (32 bytes).
 
-const EMPTY: readonly never[] = Object.freeze([]);
+/** The one empty list of the AST and the model. */
+export const EMPTY: readonly never[] = Object.freeze([]);
 
 /** The shared empty list when `items` is empty, else an exact-length copy. */
 export function exact<T>(items: readonly T[]): readonly T[] {
