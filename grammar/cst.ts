@@ -1,16 +1,19 @@
-// The CST that wowc's parser builds (grammar/parser.ts). It is Chevrotain's CST with two changes,
-// made by the parser's overrides of Chevrotain's CST builder:
-//  - a key with one child holds that child itself; only a key with two or more holds an array.
-//    Most keys hold one child (a rule's keyword, its name, its one sub-rule): a CST of 150k nodes
-//    had 310k keys and 40k lists, and each one-element array is an object of its own (56 bytes)
-//    for the garbage collector's young generation to sweep;
+// The CST that wowc's parser builds (grammar/parser.ts). It holds what Chevrotain's CST holds, laid
+// out differently by the parser's overrides of Chevrotain's CST builder:
+//  - a node's children are one flat list, in the order the parser read them (which is source
+//    order), each after the key it was read under (a token type's or a sub-rule's name):
+//    `[key, element, key, element, …]`. Chevrotain keeps an object of arrays, one per key; filling
+//    it is a keyed store of a new property per child, which V8 runs through its slowest (megamorphic,
+//    shape-changing) path: a third of the time of building a CST went there. A push is cheap, and
+//    a node holds few children, so a read scans them;
 //  - each node records the indices of the first and last token its rule read (no `location`).
-// Read children through the helpers below, which take what one key holds.
+// Read children through the helpers below.
 import type { IToken } from "chevrotain";
 
 export interface CstNode {
   readonly name: string;
-  readonly children: Record<string, CstChildren | undefined>;
+  /** Children in source order, each after its key: `[key, element, key, element, …]` (see above). */
+  readonly children: (string | CstElement)[];
   /**
    * Indices (into the parser's input) of the first and last token the node's rule read:
    * `firstToken > lastToken` when it read none. When the parse had no error, these are exactly the
@@ -25,36 +28,52 @@ export interface CstNode {
 
 export type CstElement = IToken | CstNode;
 
-/** What one key of `children` holds: its one element, or its elements in order. */
-export type CstChildren = CstElement | CstElement[];
-
-const NONE: readonly never[] = [];
-
 export function isToken(element: CstElement): element is IToken {
   return (element as IToken).tokenType !== undefined;
 }
 
-/** How many elements a key holds. */
-export function childCount(children: CstChildren | undefined): number {
-  return children === undefined ? 0 : Array.isArray(children) ? children.length : 1;
-}
-
-/** The `index`th element a key holds. */
-export function childAt(children: CstChildren | undefined, index: number): CstElement | undefined {
-  if (children === undefined) return undefined;
-  return Array.isArray(children) ? children[index] : index === 0 ? children : undefined;
-}
-
-/** The elements a key holds as a list (a new one-element array for a single child: not for hot paths). */
-export function childList(children: CstChildren | undefined): readonly CstElement[] {
-  return children === undefined ? NONE : Array.isArray(children) ? children : [children];
-}
-
 /** Adds `element` under `key` (the parser's CST builder). */
 export function addChild(node: CstNode, key: string, element: CstElement): void {
+  node.children.push(key, element);
+}
+
+/** How many children `node` holds under `key`. */
+export function childCount(node: CstNode, key: string): number {
   const children = node.children;
-  const held = children[key];
-  if (held === undefined) children[key] = element;
-  else if (Array.isArray(held)) held.push(element);
-  else children[key] = [held, element];
+  let count = 0;
+  for (let i = 0; i < children.length; i += 2) if (children[i] === key) count++;
+  return count;
+}
+
+/** The `index`th child `node` holds under `key`. */
+export function childAt(node: CstNode, key: string, index = 0): CstElement | undefined {
+  const children = node.children;
+  for (let i = 0; i < children.length; i += 2) {
+    if (children[i] === key && index-- === 0) return children[i + 1] as CstElement;
+  }
+  return undefined;
+}
+
+/** Whether `node` holds a child under `key`. */
+export function hasChild(node: CstNode, key: string): boolean {
+  return childAt(node, key) !== undefined;
+}
+
+/** Every child of `node`, in source order (a new array: not for hot paths). */
+export function allChildren(node: CstNode): CstElement[] {
+  const out: CstElement[] = [];
+  const children = node.children;
+  for (let i = 1; i < children.length; i += 2) out.push(children[i] as CstElement);
+  return out;
+}
+
+/** The sub-rule children of `node`, in source order; only those under `key` when it is given (a new array). */
+export function childNodes(node: CstNode, key?: string): CstNode[] {
+  const out: CstNode[] = [];
+  const children = node.children;
+  for (let i = 0; i < children.length; i += 2) {
+    const element = children[i + 1] as CstElement;
+    if ((key === undefined || children[i] === key) && !isToken(element)) out.push(element);
+  }
+  return out;
 }

@@ -37,22 +37,19 @@ export class WowParser extends CstParser {
   }
 
   /**
-   * Chevrotain's `TreeBuilder.cstInvocationStateUpdate` (an internal method, pinned 11.2.0 like the
-   * lexer's token factory in tokens.ts) with each node built in one literal, and its `children` a
-   * plain object rather than `Object.create(null)`: V8 keeps those in dictionary mode, several times
-   * bigger and slower to fill and read. Child keys are token and rule names, none of which is a
-   * property of `Object.prototype`. No `location` (see `nodeLocationTracking` above): the indices of
-   * the tokens the rule read instead (`CstNode` in cst.ts), two numbers in the node itself.
+   * Chevrotain's `TreeBuilder.cstInvocationStateUpdate` (an internal method: Chevrotain is pinned at
+   * 11.2.0) with each node built in one literal, its `children` a flat list (see `CstNode` in cst.ts). No `location` (see `nodeLocationTracking` above): the indices of
+   * the tokens the rule read instead, two numbers in the node itself.
    */
   cstInvocationStateUpdate(fullRuleName: string): void {
     const self = this as unknown as ParserInternals;
-    self.CST_STACK.push({ name: fullRuleName, children: {}, firstToken: self.currIdx + 1, lastToken: self.currIdx });
+    self.CST_STACK.push({ name: fullRuleName, children: [], firstToken: self.currIdx + 1, lastToken: self.currIdx });
   }
 
   /**
    * Chevrotain's `TreeBuilder.cstPostTerminal` and `cstPostNonTerminal` (internal, pinned 11.2.0),
-   * which add a token or a sub-rule's node to the current node: a key's one child is stored as
-   * itself, not in an array of one (cst.ts). Location tracking is off, so they do nothing else.
+   * which add a token or a sub-rule's node to the current node: pushed on its flat list of children
+   * (cst.ts). Location tracking is off, so they do nothing else.
    */
   cstPostTerminal(key: string, consumedToken: IToken): void {
     const self = this as unknown as ParserInternals;

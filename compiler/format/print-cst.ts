@@ -7,31 +7,12 @@
 // comment; argument, parameter and list parentheses stay on one line unless a comment is inside.
 import type { IToken } from "chevrotain";
 import type { Emitter } from "./emitter.js";
-import { node as subNode, spanStart } from "../parse/cst-access.js";
-import { childAt, childList, isToken, type CstElement, type CstNode } from "../../grammar/cst.js";
-
-function startOf(element: CstElement): number {
-  return isToken(element) ? element.startOffset : spanStart(element);
-}
+import { node as sub } from "../parse/cst-access.js";
+import { childAt, childNodes, isToken, type CstNode } from "../../grammar/cst.js";
 
 function tok(node: CstNode, key: string, index = 0): IToken | undefined {
-  const element = childAt(node.children[key], index);
+  const element = childAt(node, key, index);
   return element !== undefined && isToken(element) ? element : undefined;
-}
-
-function sub(node: CstNode, key: string): CstNode | undefined {
-  return subNode(node.children[key]);
-}
-
-function subs(node: CstNode, key: string): CstNode[] {
-  return childList(node.children[key]).filter((e): e is CstNode => !isToken(e)).sort((a, b) => startOf(a) - startOf(b));
-}
-
-/** All sub-rule children of `node`, in source order. */
-function childNodes(node: CstNode): CstNode[] {
-  const out: CstNode[] = [];
-  for (const key in node.children) for (const element of childList(node.children[key])) if (!isToken(element)) out.push(element);
-  return out.sort((a, b) => startOf(a) - startOf(b));
 }
 
 export class CstPrinter {
@@ -84,11 +65,11 @@ export class CstPrinter {
         return this.fieldBlock(sub(node, "fieldBlock")!);
       case "enumDeclaration":
         this.keywordAndName(node, "Enum");
-        return this.block(node, subs(node, "enumMember"), (member) => this.out.token(tok(member, "Name")!, true), ",", true);
+        return this.block(node, childNodes(node, "enumMember"), (member) => this.out.token(tok(member, "Name")!, true), ",", true);
       case "aggregateDeclaration":
       case "sagaDeclaration":
         this.keywordAndName(node, node.name === "aggregateDeclaration" ? "Aggregate" : "Saga");
-        return this.block(node, subs(node, "member"), (member) => this.declaration(member), "", false);
+        return this.block(node, childNodes(node, "member"), (member) => this.declaration(member), "", false);
       case "handlerDeclaration": {
         this.out.token(tok(node, "On")!, false);
         this.qualifiedName(sub(node, "qualifiedName")!, true);
@@ -113,7 +94,7 @@ export class CstPrinter {
   }
 
   private fieldBlock(node: CstNode): void {
-    this.block(node, subs(node, "field"), (field) => this.field(field), "", true);
+    this.block(node, childNodes(node, "field"), (field) => this.field(field), "", true);
   }
 
   /**
@@ -171,7 +152,7 @@ export class CstPrinter {
   }
 
   private parameterList(node: CstNode): void {
-    this.sequence(node, "LParen", "RParen", subs(node, "parameter"), (parameter) => {
+    this.sequence(node, "LParen", "RParen", childNodes(node, "parameter"), (parameter) => {
       this.out.token(tok(parameter, "Name")!, true);
       this.out.token(tok(parameter, "Colon")!, false);
       this.qualifiedName(sub(parameter, "qualifiedName")!, true);
@@ -182,7 +163,7 @@ export class CstPrinter {
     this.out.token(tok(node, "At")!, false);
     this.out.token(tok(node, "Name")!, false);
     if (tok(node, "LParen") === undefined) return;
-    this.sequence(node, "LParen", "RParen", subs(node, "annotationArgument"), (argument) => {
+    this.sequence(node, "LParen", "RParen", childNodes(node, "annotationArgument"), (argument) => {
       this.out.token(tok(argument, "Name")!, true);
       this.out.token(tok(argument, "Equals")!, true);
       this.value(sub(argument, "annotationValue")!);
@@ -194,7 +175,7 @@ export class CstPrinter {
     if (name !== undefined) return this.qualifiedName(name, true);
     const list = sub(node, "listValue");
     if (list !== undefined) {
-      return this.sequence(list, "LBracket", "RBracket", subs(list, "annotationValue"), (item) => this.value(item), true);
+      return this.sequence(list, "LBracket", "RBracket", childNodes(list, "annotationValue"), (item) => this.value(item), true);
     }
     for (const key of ["StringLiteral", "NumberLiteral", "True", "False"]) {
       const t = tok(node, key);

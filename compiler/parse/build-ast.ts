@@ -2,11 +2,11 @@
 // defensive: on a CST that error recovery left partial it skips whatever is missing and never
 // throws. It also reports the syntax rules the grammar leaves open on purpose, for better messages
 // and recovery: `context` first and once, members in the right kind of block, and separators.
-// It runs on every file of every build, so it reads the CST in place (no arrays of children, no span
-// objects; after a parse without errors, spans from the token indices the parser recorded) and builds
-// each AST node in one object literal, names as `SourceName`s (their own location), fields and
-// annotation arguments as nodes that are their own location too (spanned-nodes.ts), lists at their
-// exact length: the AST is kept for the whole build.
+// It runs on every file of every build, so it reads the CST in place (each list in one pass over
+// its node's children, no span objects; after a parse without errors, spans from the token indices
+// the parser recorded) and builds each AST node in one object literal, names as `SourceName`s
+// (their own location), fields and annotation arguments as nodes that are their own location too
+// (spanned-nodes.ts), lists at their exact length: the AST is kept for the whole build.
 import type { IToken } from "chevrotain";
 import type {
   AggregateMember, Annotation, AnnotationArgument, AnnotationValue, ContextClause, Declaration, EnumMember,
@@ -14,14 +14,14 @@ import type {
   SagaMember, SourceFile, StateBlock, TypeRef,
 } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { indexedSpanEnd, indexedSpanStart, isReal, node, spanEnd, spanStart, spanStartFrom, token, tokenEnd } from "./cst-access.js";
+import { indexedSpanEnd, indexedSpanStart, isReal, node, spanEnd, spanStart, token, tokenEnd } from "./cst-access.js";
 import { EMPTY, exact } from "./exact.js";
 import { SourceName } from "./source-name.js";
 import { ArgumentNode, FieldNode } from "./spanned-nodes.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
 import { Context } from "../../grammar/tokens.js";
-import { childAt, childCount, childList, type CstChildren, type CstNode } from "../../grammar/cst.js";
+import { childNodes, hasChild, isToken, type CstElement, type CstNode } from "../../grammar/cst.js";
 
 type Member = AggregateMember | SagaMember;
 type Container = "file" | "aggregate" | "saga";
@@ -130,12 +130,10 @@ export class AstBuilder {
     let context: ContextClause | undefined;
     const declarations: Declaration[] = [];
     for (const fileNode of files) {
-      const clauses = childList(fileNode.children["contextClause"]) as readonly CstNode[];
-      const declarationNodes = childList(fileNode.children["declaration"]) as readonly CstNode[];
-      const items = clauses.length === 0 ? declarationNodes : this.inSourceOrder([...clauses, ...declarationNodes]);
-      for (const item of items) {
+      // Context clauses and declarations, in source order.
+      for (const item of childNodes(fileNode)) {
         if (item.name === "contextClause") {
-          const keyword = token(item.children["Context"]);
+          const keyword = token(item, "Context");
           const clause = this.contextClause(item);
           if (context !== undefined && keyword !== undefined) this.diagnostics.push(createDiagnostic("WOW1009", {}, this.tokenLoc(keyword)));
           // A clause out of place (reported above as WOW1005) still names the file's context.
@@ -160,45 +158,40 @@ export class AstBuilder {
    * with `doc` always present (undefined when there is none): one shape per kind of node.
    */
   private head(outer: CstNode, inner: CstNode, keywordKey: string): { name: Name; doc: string | undefined; loc: Location } | undefined {
-    const keyword = token(inner.children[keywordKey]);
-    const nameToken = token(inner.children["Name"]);
+    const keyword = token(inner, keywordKey);
+    const nameToken = token(inner, "Name");
     if (keyword === undefined || nameToken === undefined) return undefined;
     const start = this.start(outer);
     return { name: this.name(nameToken), doc: this.docOf(outer, keyword, start), loc: this.nodeLoc(outer, keyword, start) };
   }
 
   private declaration(n: CstNode): Declaration | undefined {
-    const children = n.children;
     const annotations = this.annotations(n);
-    const inner = children["typeDeclaration"] ?? children["enumDeclaration"] ?? children["serviceDeclaration"] ??
-      children["aggregateDeclaration"] ?? children["sagaDeclaration"];
-    const innerNode = childAt(inner, 0);
-    if (innerNode === undefined || !("children" in innerNode)) {
-      this.member(n, "file", annotations);
-      return undefined;
-    }
-    switch (innerNode.name) {
+    const inner = body(n);
+    switch (inner?.name) {
       case "typeDeclaration": {
-        const head = this.head(n, innerNode, "Type");
-        return head && { kind: "Type", name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(innerNode.children["fieldBlock"])) };
+        const head = this.head(n, inner, "Type");
+        return head && { kind: "Type", name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(inner, "fieldBlock")) };
       }
       case "enumDeclaration": {
-        const head = this.head(n, innerNode, "Enum");
-        return head && { kind: "Enum", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.enumMembers(innerNode) };
+        const head = this.head(n, inner, "Enum");
+        return head && { kind: "Enum", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.enumMembers(inner) };
       }
       case "serviceDeclaration": {
-        const head = this.head(n, innerNode, "Service");
+        const head = this.head(n, inner, "Service");
         return head && { kind: "Service", name: head.name, doc: head.doc, loc: head.loc, annotations };
       }
       case "aggregateDeclaration": {
-        const head = this.head(n, innerNode, "Aggregate");
-        return head && { kind: "Aggregate", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(innerNode, "aggregate") as readonly AggregateMember[] };
+        const head = this.head(n, inner, "Aggregate");
+        return head && { kind: "Aggregate", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(inner, "aggregate") as readonly AggregateMember[] };
       }
       case "sagaDeclaration": {
-        const head = this.head(n, innerNode, "Saga");
-        return head && { kind: "Saga", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(innerNode, "saga") as readonly SagaMember[] };
+        const head = this.head(n, inner, "Saga");
+        return head && { kind: "Saga", name: head.name, doc: head.doc, loc: head.loc, annotations, members: this.members(inner, "saga") as readonly SagaMember[] };
       }
     }
+    // A member outside any aggregate or saga (reported), or nothing that parsed.
+    this.member(n, "file", annotations);
     return undefined;
   }
 
@@ -206,9 +199,10 @@ export class AstBuilder {
 
   private members(n: CstNode, container: Container): readonly Member[] {
     const out: Member[] = [];
-    const memberNodes = n.children["member"];
-    for (let i = 0, count = childCount(memberNodes); i < count; i++) {
-      const memberNode = node(memberNodes, i)!;
+    const children = n.children;
+    for (let i = 0; i < children.length; i += 2) {
+      if (children[i] !== "member") continue;
+      const memberNode = children[i + 1] as CstNode;
       const member = this.member(memberNode, container, this.annotations(memberNode));
       if (member !== undefined) out.push(member);
     }
@@ -217,14 +211,12 @@ export class AstBuilder {
 
   /** A member (of an aggregate, a saga, or misplaced at the top level of the file). */
   private member(n: CstNode, container: Container, annotations: readonly Annotation[]): Member | undefined {
-    const children = n.children;
-    const inner = childAt(children["commandDeclaration"] ?? children["eventDeclaration"] ?? children["handlerDeclaration"] ??
-      children["stateBlock"] ?? children["jobDeclaration"], 0);
-    if (inner === undefined || !("children" in inner)) return undefined;
+    const inner = body(n);
+    if (inner === undefined || !Object.hasOwn(MEMBER_KEYWORDS, inner.name)) return undefined;
     const rule = inner.name as (typeof MEMBER_RULES)[number][0];
     const wrong = misplacement(rule, container);
     if (wrong !== undefined) {
-      const keyword = token(inner.children[MEMBER_KEYWORDS[rule]]);
+      const keyword = token(inner, MEMBER_KEYWORDS[rule]);
       if (keyword !== undefined) this.diagnostics.push(createDiagnostic("WOW1010", wrong, this.tokenLoc(keyword)));
       return undefined;
     }
@@ -239,7 +231,7 @@ export class AstBuilder {
   }
 
   private stateBlock(outer: CstNode, n: CstNode, annotations: readonly Annotation[]): StateBlock | undefined {
-    const keyword = token(n.children["State"]);
+    const keyword = token(n, "State");
     if (keyword === undefined) return undefined;
     for (const annotation of annotations) {
       this.diagnostics.push(createDiagnostic("WOW1010", {
@@ -248,29 +240,29 @@ export class AstBuilder {
         advice: "Annotations go before commands, events, handlers and jobs; remove this one.",
       }, annotation.loc));
     }
-    const fields = this.fieldBlock(node(n.children["fieldBlock"]));
+    const fields = this.fieldBlock(node(n, "fieldBlock"));
     const start = this.start(outer);
     return { kind: "State", fields, doc: this.docOf(outer, keyword, start), loc: this.nodeLoc(outer, keyword, start) };
   }
 
   private message(outer: CstNode, n: CstNode, kind: "Command" | "Event", annotations: readonly Annotation[]): MessageDeclaration | undefined {
     const head = this.head(outer, n, kind);
-    return head && { kind, name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(n.children["fieldBlock"])) };
+    return head && { kind, name: head.name, doc: head.doc, loc: head.loc, annotations, fields: this.fieldBlock(node(n, "fieldBlock")) };
   }
 
   private handler(outer: CstNode, n: CstNode, annotations: readonly Annotation[]): HandlerDeclaration | undefined {
-    const keyword = token(n.children["On"]);
-    const targetNode = node(n.children["qualifiedName"]);
+    const keyword = token(n, "On");
+    const targetNode = node(n, "qualifiedName");
     const target = targetNode && this.qualifiedName(targetNode);
     if (keyword === undefined || target === undefined) return undefined;
     const start = this.start(outer);
     const doc = this.docOf(outer, keyword, start);
-    return { kind: "Handler", target, params: this.parameters(node(n.children["parameterList"])), annotations, doc, loc: this.nodeLoc(outer, keyword, start) };
+    return { kind: "Handler", target, params: this.parameters(node(n, "parameterList")), annotations, doc, loc: this.nodeLoc(outer, keyword, start) };
   }
 
   private job(outer: CstNode, n: CstNode, annotations: readonly Annotation[]): JobDeclaration | undefined {
     const head = this.head(outer, n, "Job");
-    return head && { kind: "Job", name: head.name, doc: head.doc, loc: head.loc, annotations, params: this.parameters(node(n.children["parameterList"])) };
+    return head && { kind: "Job", name: head.name, doc: head.doc, loc: head.loc, annotations, params: this.parameters(node(n, "parameterList")) };
   }
 
   // ── fields, enum members, parameters ──────────────────────────────────────────────────────────
@@ -278,12 +270,13 @@ export class AstBuilder {
   private fieldBlock(n: CstNode | undefined): readonly Field[] {
     if (n === undefined) return EMPTY;
     const fields: Field[] = [];
-    const fieldNodes = n.children["field"];
-    this.checkSeparators(fieldNodes, n.children["Comma"], "fields", "Name");
-    for (let i = 0, count = childCount(fieldNodes); i < count; i++) {
-      const fieldNode = node(fieldNodes, i)!;
-      const nameToken = token(fieldNode.children["Name"]);
-      const typeNode = node(fieldNode.children["typeRef"]);
+    this.checkSeparators(n, "field", "fields");
+    const children = n.children;
+    for (let i = 0; i < children.length; i += 2) {
+      if (children[i] !== "field") continue;
+      const fieldNode = children[i + 1] as CstNode;
+      const nameToken = token(fieldNode, "Name");
+      const typeNode = node(fieldNode, "typeRef");
       const type = typeNode && this.typeRef(typeNode);
       if (nameToken === undefined || type === undefined) continue;
       fields.push(new FieldNode(this.name(nameToken), type, this.docs.get(nameToken.startOffset)));
@@ -292,12 +285,12 @@ export class AstBuilder {
   }
 
   private typeRef(n: CstNode): TypeRef | undefined {
-    const nameNode = node(n.children["qualifiedName"]);
+    const nameNode = node(n, "qualifiedName");
     const name = nameNode && this.qualifiedName(nameNode);
     if (name === undefined) return undefined;
-    const close = token(n.children["RBracket"]);
-    const question = token(n.children["Question"]);
-    const array = token(n.children["LBracket"]) !== undefined;
+    const close = token(n, "RBracket");
+    const question = token(n, "Question");
+    const array = token(n, "LBracket") !== undefined;
     const end = Math.max(name.loc.end, close === undefined ? 0 : tokenEnd(close), question === undefined ? 0 : tokenEnd(question));
     // Without `[]` or `?` the type spans its name: one location for both.
     const loc = end === name.loc.end ? name.loc : this.loc(name.loc.start, end);
@@ -305,11 +298,12 @@ export class AstBuilder {
   }
 
   private enumMembers(n: CstNode): readonly EnumMember[] {
-    const memberNodes = n.children["enumMember"];
-    this.checkSeparators(memberNodes, n.children["Comma"], "enum members", "Name");
+    this.checkSeparators(n, "enumMember", "enum members");
     const members: EnumMember[] = [];
-    for (let i = 0, count = childCount(memberNodes); i < count; i++) {
-      const nameToken = token(node(memberNodes, i)!.children["Name"]);
+    const children = n.children;
+    for (let i = 0; i < children.length; i += 2) {
+      if (children[i] !== "enumMember") continue;
+      const nameToken = token(children[i + 1] as CstNode, "Name");
       if (nameToken === undefined) continue;
       const doc = this.docs.get(nameToken.startOffset);
       const name = this.name(nameToken);
@@ -321,12 +315,13 @@ export class AstBuilder {
   private parameters(n: CstNode | undefined): readonly Parameter[] {
     if (n === undefined) return EMPTY;
     const parameters: Parameter[] = [];
-    const parameterNodes = n.children["parameter"];
-    this.checkSeparators(parameterNodes, n.children["Comma"], "parameters", "Name");
-    for (let i = 0, count = childCount(parameterNodes); i < count; i++) {
-      const parameterNode = node(parameterNodes, i)!;
-      const nameToken = token(parameterNode.children["Name"]);
-      const typeNode = node(parameterNode.children["qualifiedName"]);
+    this.checkSeparators(n, "parameter", "parameters");
+    const children = n.children;
+    for (let i = 0; i < children.length; i += 2) {
+      if (children[i] !== "parameter") continue;
+      const parameterNode = children[i + 1] as CstNode;
+      const nameToken = token(parameterNode, "Name");
+      const typeNode = node(parameterNode, "qualifiedName");
       const type = typeNode && this.qualifiedName(typeNode);
       if (nameToken === undefined || type === undefined) continue;
       parameters.push({ name: this.name(nameToken), type, loc: this.loc(nameToken.startOffset, type.loc.end) });
@@ -335,9 +330,9 @@ export class AstBuilder {
   }
 
   private qualifiedName(n: CstNode): QualifiedName | undefined {
-    const first = token(n.children["Name"]);
+    const first = token(n, "Name");
     if (first === undefined) return undefined;
-    const second = token(n.children["Name"], 1);
+    const second = token(n, "Name", 1);
     if (second === undefined) return this.name(first); // a bare reference is its own QualifiedName
     return {
       context: this.name(first),
@@ -351,54 +346,57 @@ export class AstBuilder {
 
   private annotations(n: CstNode): readonly Annotation[] {
     const out: Annotation[] = [];
-    const annotationNodes = n.children["annotation"];
-    for (let a = 0, annotationCount = childCount(annotationNodes); a < annotationCount; a++) {
-      const annotationNode = node(annotationNodes, a)!;
-      const at = token(annotationNode.children["At"]);
-      const nameToken = token(annotationNode.children["Name"]);
+    const annotationNodes = n.children;
+    for (let a = 0; a < annotationNodes.length; a += 2) {
+      if (annotationNodes[a] !== "annotation") continue;
+      const annotationNode = annotationNodes[a + 1] as CstNode;
+      const at = token(annotationNode, "At");
+      const nameToken = token(annotationNode, "Name");
       if (at === undefined || nameToken === undefined) continue;
-      const argumentNodes = annotationNode.children["annotationArgument"];
-      this.checkSeparators(argumentNodes, annotationNode.children["Comma"], "annotation arguments", "Name");
+      this.checkSeparators(annotationNode, "annotationArgument", "annotation arguments");
       const args: AnnotationArgument[] = [];
-      for (let i = 0, count = childCount(argumentNodes); i < count; i++) {
-        const argumentNode = node(argumentNodes, i)!;
-        const argumentName = token(argumentNode.children["Name"]);
-        const valueNode = node(argumentNode.children["annotationValue"]);
+      const argumentNodes = annotationNode.children;
+      for (let i = 0; i < argumentNodes.length; i += 2) {
+        if (argumentNodes[i] !== "annotationArgument") continue;
+        const argumentNode = argumentNodes[i + 1] as CstNode;
+        const argumentName = token(argumentNode, "Name");
+        const valueNode = node(argumentNode, "annotationValue");
         const value = valueNode && this.annotationValue(valueNode);
         if (argumentName === undefined || value === undefined) continue;
         args.push(new ArgumentNode(this.name(argumentName), value));
       }
-      const parenthesized = annotationNode.children["LParen"] !== undefined;
+      const parenthesized = hasChild(annotationNode, "LParen");
       out.push({ name: this.name(nameToken), args: exact(args), parenthesized, loc: this.nodeLoc(annotationNode, at) });
     }
     return exact(out);
   }
 
   private annotationValue(n: CstNode): AnnotationValue | undefined {
-    const string = token(n.children["StringLiteral"]);
+    const string = token(n, "StringLiteral");
     if (string !== undefined) {
       return { kind: "String", value: decodeString(this.file, string.image, string.startOffset, this.diagnostics), loc: this.tokenLoc(string) };
     }
-    const number = token(n.children["NumberLiteral"]);
+    const number = token(n, "NumberLiteral");
     if (number !== undefined) return { kind: "Number", value: Number(number.image), text: number.image, loc: this.tokenLoc(number) };
-    const yes = token(n.children["True"]);
+    const yes = token(n, "True");
     if (yes !== undefined) return { kind: "Boolean", value: true, loc: this.tokenLoc(yes) };
-    const no = token(n.children["False"]);
+    const no = token(n, "False");
     if (no !== undefined) return { kind: "Boolean", value: false, loc: this.tokenLoc(no) };
-    const reference = node(n.children["qualifiedName"]);
+    const reference = node(n, "qualifiedName");
     if (reference !== undefined) {
       const name = this.qualifiedName(reference);
       return name && { kind: "Reference", name, loc: name.loc };
     }
-    const list = node(n.children["listValue"]);
+    const list = node(n, "listValue");
     if (list !== undefined) {
-      const open = token(list.children["LBracket"]);
+      const open = token(list, "LBracket");
       if (open === undefined) return undefined;
-      const valueNodes = list.children["annotationValue"];
-      this.checkSeparators(valueNodes, list.children["Comma"], "list values");
+      this.checkSeparators(list, "annotationValue", "list values");
       const items: AnnotationValue[] = [];
-      for (let i = 0, count = childCount(valueNodes); i < count; i++) {
-        const item = this.annotationValue(node(valueNodes, i)!);
+      const valueNodes = list.children;
+      for (let i = 0; i < valueNodes.length; i += 2) {
+        if (valueNodes[i] !== "annotationValue") continue;
+        const item = this.annotationValue(valueNodes[i + 1] as CstNode);
         if (item !== undefined) items.push(item);
       }
       return { kind: "List", items: exact(items), loc: this.nodeLoc(list, open) };
@@ -406,59 +404,49 @@ export class AstBuilder {
     return undefined;
   }
 
-  /** Sorts nodes by their start offset (0 for a node without a real token), computing each once. */
-  private inSourceOrder(items: readonly CstNode[]): CstNode[] {
-    return items
-      .map((item) => {
-        const start = this.start(item);
-        return { item, start: start === Infinity ? 0 : start };
-      })
-      .sort((a, b) => a.start - b.start)
-      .map(({ item }) => item);
-  }
-
   // ── separators ────────────────────────────────────────────────────────────────────────────────
 
-  /** `start(item)`, from its first token when that is `firstKey`'s (see `spanStartFrom`). */
-  private itemStart(item: CstNode, firstKey: string | undefined): number {
-    return firstKey === undefined || this.parsedTokens !== undefined ? this.start(item) : spanStartFrom(item, firstKey);
-  }
-
   /**
-   * Items of a list need a `,` or a line break between them (`{ a: int b: int }` is refused).
-   * `commas` as the parser stored them; recovery-inserted ones do not count. `firstKey`: the one
-   * token key of the items' first child group, when they have one (see `spanStartFrom`).
+   * Items of a list need a `,` or a line break between them (`{ a: int b: int }` is refused). The
+   * items are `n`'s children under `itemKey`; a separating comma is a real `Comma` child between two
+   * items (children are in source order; recovery-inserted commas do not count). Items without a
+   * real token are passed over.
    */
-  private checkSeparators(items: CstChildren | undefined, commas: CstChildren | undefined, what: string, firstKey?: string): void {
-    const count = childCount(items);
-    if (count < 2) return;
+  private checkSeparators(n: CstNode, itemKey: string, what: string): void {
     const text = this.file.text;
-    const commaCount = childCount(commas);
-    let comma = 0;
+    const children = n.children;
     // `previousEnd` is NaN while no earlier item has a real token.
-    const first = node(items, 0)!;
-    let previousEnd = this.itemStart(first, firstKey) === Infinity ? NaN : this.end(first);
-    for (let i = 1; i < count; i++) {
-      const item = node(items, i)!;
-      const start = this.itemStart(item, firstKey);
+    let previousEnd = NaN;
+    let comma = false;
+    for (let i = 0; i < children.length; i += 2) {
+      const key = children[i];
+      const element = children[i + 1] as CstElement;
+      if (key === "Comma") {
+        if (!Number.isNaN(previousEnd) && isToken(element) && isReal(element)) comma = true;
+        continue;
+      }
+      if (key !== itemKey || isToken(element)) continue;
+      const start = this.start(element);
       if (start === Infinity) continue;
-      const end = this.end(item);
-      if (!Number.isNaN(previousEnd)) {
-        while (comma < commaCount && !(isReal(commaAt(commas, comma)) && commaAt(commas, comma).startOffset >= previousEnd)) comma++;
-        const separated = comma < commaCount && commaAt(commas, comma).startOffset < start;
-        if (!separated && !hasLineBreak(text, previousEnd, start)) {
-          this.diagnostics.push(createDiagnostic("WOW1011", { items: what }, this.loc(start, end)));
-        }
+      const end = this.end(element);
+      if (!Number.isNaN(previousEnd) && !comma && !hasLineBreak(text, previousEnd, start)) {
+        this.diagnostics.push(createDiagnostic("WOW1011", { items: what }, this.loc(start, end)));
       }
       previousEnd = end;
+      comma = false;
     }
   }
-
 }
 
-/** The `index`th comma a `Comma` key holds (a token key holds only tokens). */
-function commaAt(commas: CstChildren | undefined, index: number): IToken {
-  return childAt(commas, index) as IToken;
+/** A declaration's or member's one sub-rule child besides its annotations: its body (`undefined` when none parsed). */
+function body(n: CstNode): CstNode | undefined {
+  const children = n.children;
+  for (let i = 0; i < children.length; i += 2) {
+    if (children[i] === "annotation") continue;
+    const element = children[i + 1] as CstElement;
+    if (!isToken(element)) return element;
+  }
+  return undefined;
 }
 
 /** Whether `text[from, to)` holds a line break (`\n`, `\r`, U+2028, U+2029). */
