@@ -4,9 +4,9 @@
 // and recovery: `context` first and once, members in the right kind of block, and separators.
 // It runs on every file of every build, so it reads the CST in place (each list in one pass over
 // its node's children, no span objects; after a parse without errors, spans from the token indices
-// the parser recorded) and builds each AST node in one object literal, names as `SourceName`s
-// (their own location), fields and annotation arguments as nodes that are their own location too
-// (spanned-nodes.ts), lists at their exact length: the AST is kept for the whole build.
+// the parser recorded) and builds each AST node in one object literal (names, fields and annotation
+// arguments too, each its own location: source-name.ts, spanned-nodes.ts), lists at their exact
+// length: the AST is kept for the whole build.
 import type { IToken } from "chevrotain";
 import type {
   AggregateMember, Annotation, AnnotationArgument, AnnotationValue, ContextClause, Declaration, EnumMember,
@@ -16,8 +16,8 @@ import type {
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { indexedSpanEnd, indexedSpanStart, isReal, node, spanEnd, spanStart, token, tokenEnd } from "./cst-access.js";
 import { EMPTY, exact } from "./exact.js";
-import { SourceName } from "./source-name.js";
-import { ArgumentNode, FieldNode } from "./spanned-nodes.js";
+import { sourceName, type SourceName } from "./source-name.js";
+import { createArgument, createField } from "./spanned-nodes.js";
 import { decodeString } from "./strings.js";
 import { describeToken } from "./syntax-errors.js";
 import { Context } from "../../grammar/tokens.js";
@@ -108,7 +108,7 @@ export class AstBuilder {
   }
 
   private name(t: IToken): SourceName {
-    return new SourceName(t.image, this.file, t.startOffset);
+    return sourceName(t.image, this.file, t.startOffset);
   }
 
   /** The doc comment before `n` (which starts at `start`), or before its keyword, after annotations. */
@@ -279,7 +279,7 @@ export class AstBuilder {
       const typeNode = node(fieldNode, "typeRef");
       const type = typeNode && this.typeRef(typeNode);
       if (nameToken === undefined || type === undefined) continue;
-      fields.push(new FieldNode(this.name(nameToken), type, this.docs.get(nameToken.startOffset)));
+      fields.push(createField(this.name(nameToken), type, this.docs.get(nameToken.startOffset)));
     }
     return exact(fields);
   }
@@ -363,7 +363,7 @@ export class AstBuilder {
         const valueNode = node(argumentNode, "annotationValue");
         const value = valueNode && this.annotationValue(valueNode);
         if (argumentName === undefined || value === undefined) continue;
-        args.push(new ArgumentNode(this.name(argumentName), value));
+        args.push(createArgument(this.name(argumentName), value));
       }
       const parenthesized = hasChild(annotationNode, "LParen");
       out.push({ name: this.name(nameToken), args: exact(args), parenthesized, loc: this.nodeLoc(annotationNode, at) });

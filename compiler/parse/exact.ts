@@ -8,7 +8,24 @@
 /** The one empty list of the AST and the model. */
 export const EMPTY: readonly never[] = Object.freeze([]);
 
-/** The shared empty list when `items` is empty, else an exact-length copy. */
+/**
+ * The shared empty list when `items` is empty, else an exact-length copy. Short lists (most of them)
+ * are copied by array literals rather than `slice`: V8 may allocate a literal's arrays straight in
+ * the old generation once it has seen that they are kept (see source-name.ts), never a `slice`'s.
+ */
 export function exact<T>(items: readonly T[]): readonly T[] {
-  return items.length === 0 ? EMPTY : items.slice();
+  switch (items.length) {
+    case 0:
+      return EMPTY;
+    case 1:
+      return [items[0]!];
+    case 2:
+      return [items[0]!, items[1]!];
+    case 3:
+      return [items[0]!, items[1]!, items[2]!];
+    case 4:
+      return [items[0]!, items[1]!, items[2]!, items[3]!];
+    default:
+      return items.slice();
+  }
 }

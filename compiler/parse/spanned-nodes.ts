@@ -1,62 +1,51 @@
-// AST nodes that are their own location, like `SourceName`: a node whose span runs from its name to
-// the end of its last part reads `file`, `start` and `end` from them instead of keeping a Location
-// object of its own (a field runs from its name to the end of its type, an annotation argument to
-// the end of its value). One object per field where there were two; the AST is kept for the whole
-// build and each of its objects is copied out of the young generation (see source-name.ts).
-import type { AnnotationArgument, AnnotationValue, Field, Location, SourceFile, TypeRef } from "../ast.js";
+// AST nodes that are their own location, like names (source-name.ts): a node whose span runs from
+// its name to the end of its last part carries `file`, `start` and `end` itself, and its `loc` is
+// itself, instead of keeping a Location object of its own (a field runs from its name to the end of
+// its type, an annotation argument to the end of its value). One object per field where there were
+// two, made by an object literal so that V8 may allocate it in the old generation (see
+// source-name.ts): the AST is kept for the whole build.
+import type { AnnotationArgument, AnnotationValue, Field, Location, TypeRef } from "../ast.js";
 import type { SourceName } from "./source-name.js";
 
-/** A node spanning from the start of its `name` to its `end`, the end of its last part. */
-abstract class SpannedFromName implements Location {
-  declare readonly name: SourceName;
-
-  constructor(name: SourceName) {
-    this.name = name;
-  }
-
-  get file(): SourceFile {
-    return this.name.file;
-  }
-
-  get start(): number {
-    return this.name.start;
-  }
-
-  abstract get end(): number;
-
-  get loc(): Location {
-    return this;
-  }
+export interface FieldNode extends Field, Location {
+  readonly name: SourceName;
+  readonly doc: string | undefined;
+  readonly loc: FieldNode;
 }
 
+export interface ArgumentNode extends AnnotationArgument, Location {
+  readonly name: SourceName;
+  readonly loc: ArgumentNode;
+}
+
+type Building<T> = { -readonly [K in keyof T]: T[K] };
+
 /** `name: Type`. */
-export class FieldNode extends SpannedFromName implements Field {
-  declare readonly kind: "Field";
-  declare readonly type: TypeRef;
-  declare readonly doc: string | undefined;
-
-  constructor(name: SourceName, type: TypeRef, doc: string | undefined) {
-    super(name);
-    this.kind = "Field";
-    this.type = type;
-    this.doc = doc;
-  }
-
-  get end(): number {
-    return this.type.loc.end;
-  }
+export function createField(name: SourceName, type: TypeRef, doc: string | undefined): FieldNode {
+  const field: Building<FieldNode> = {
+    kind: "Field",
+    name,
+    type,
+    doc,
+    file: name.file,
+    start: name.start,
+    end: type.loc.end,
+    loc: undefined as unknown as FieldNode,
+  };
+  field.loc = field;
+  return field;
 }
 
 /** `name = value` in an annotation. */
-export class ArgumentNode extends SpannedFromName implements AnnotationArgument {
-  declare readonly value: AnnotationValue;
-
-  constructor(name: SourceName, value: AnnotationValue) {
-    super(name);
-    this.value = value;
-  }
-
-  get end(): number {
-    return this.value.loc.end;
-  }
+export function createArgument(name: SourceName, value: AnnotationValue): ArgumentNode {
+  const argument: Building<ArgumentNode> = {
+    name,
+    value,
+    file: name.file,
+    start: name.start,
+    end: value.loc.end,
+    loc: undefined as unknown as ArgumentNode,
+  };
+  argument.loc = argument;
+  return argument;
 }
