@@ -9,9 +9,9 @@
 //  - a name is made by an object literal, not `new`: V8 can then allocate a literal's objects
 //    straight in the old generation once it has seen that they outlive scavenges (allocation-site
 //    pretenuring), which it never does for class instances;
-//  - its text is interned: the 75k names of a 1.3 MB project hold 12.6k distinct texts, so most
-//    names share a string made earlier (in this build or an earlier one of the process) instead of
-//    keeping the token's own copy.
+//  - its text is shared: the 75k names of a 1.3 MB project hold 12.6k distinct texts, so a name
+//    reuses the string of an earlier name with the same text when `recentTexts` still holds it,
+//    rather than keep the token's own copy.
 import type { Location, Name, QualifiedName, SourceFile } from "../ast.js";
 
 export interface SourceName extends Name, Location, QualifiedName {
@@ -19,23 +19,28 @@ export interface SourceName extends Name, Location, QualifiedName {
   readonly name: SourceName;
 }
 
-/** One string per distinct name text, shared by the builds of the process (a watch session's too). */
-let texts = new Map<string, string>();
-/** When `texts` holds this many, the next new text starts a fresh table: its memory stays bounded. */
-const MAX_TEXTS = 1 << 16;
+/**
+ * Recent name texts, one slot per cheap hash of a text (its length and four of its characters):
+ * shared by the builds of the process. Names repeat (a type's name at each use, a field's name in
+ * each message), and most repeats find their text here. Not a full table: a map keyed by the text
+ * would hash every name's characters and miss the CPU's caches, and cost more than it saves.
+ */
+const recentTexts: (string | undefined)[] = new Array<string | undefined>(4096).fill(undefined);
 
-function interned(text: string): string {
-  const known = texts.get(text);
-  if (known !== undefined) return known;
-  if (texts.size >= MAX_TEXTS) texts = new Map();
-  texts.set(text, text);
+function shared(text: string): string {
+  const n = text.length;
+  if (n === 0) return text;
+  const slot = (n * 37 + text.charCodeAt(0) * 7 + text.charCodeAt(n >> 2) * 13 + text.charCodeAt(n >> 1) * 31 + text.charCodeAt(n - 1) * 131) & 4095;
+  const recent = recentTexts[slot];
+  if (recent === text) return recent;
+  recentTexts[slot] = text;
   return text;
 }
 
 export function sourceName(text: string, file: SourceFile, start: number): SourceName {
   // Built in one literal (one shape), then pointed at itself.
   const name: { -readonly [K in keyof SourceName]: SourceName[K] } = {
-    text: interned(text),
+    text: shared(text),
     file,
     start,
     end: start + text.length,
