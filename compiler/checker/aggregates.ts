@@ -1,14 +1,13 @@
 // Aggregates: state, commands (create/delete), events and command handlers (`@OnCommand`).
 import type { AggregateDeclaration, Field, HandlerDeclaration, Location, MessageDeclaration } from "../ast.js";
 import type { AggregateSymbol, ContextScope } from "../binder/symbols.js";
-import type { AggregateModel, CommandHandlerModel, CommandModel, EventModel } from "../model.js";
+import type { AggregateModel, CommandHandlerModel, CommandModel, EventModel, FieldModel } from "../model.js";
 import { readAnnotations } from "./annotations.js";
 import type { CheckContext } from "./context.js";
 import { checkFields } from "./fields.js";
 import { checkDeclarationName } from "./names.js";
 import { commandIn, producedEvents, resolveList, resolveServices, scheduledCommands } from "./references.js";
 import { where } from "./reporter.js";
-import { exact } from "../parse/exact.js";
 
 const handledCommand = {
   ...commandIn("an aggregate's `on`"),
@@ -22,6 +21,7 @@ export function checkAggregate(decl: AggregateDeclaration, scope: ContextScope, 
   const self = scope.symbols.get(decl.name.text);
   const aggregateName = decl.name.text;
 
+  let state: FieldModel[] = [];
   let stateLoc: Location | undefined;
   const stateFields: Field[] = [];
   const commandDecls: MessageDeclaration[] = [];
@@ -45,13 +45,13 @@ export function checkAggregate(decl: AggregateDeclaration, scope: ContextScope, 
         break;
     }
   }
-  const state = checkFields(stateFields, `the state of aggregate '${aggregateName}'`, scope, resolver, reporter);
+  state = checkFields(stateFields, `the state of aggregate '${aggregateName}'`, scope, resolver, reporter);
 
-  const events = exact(eventDecls.map((event): EventModel => {
+  const events: EventModel[] = eventDecls.map((event) => {
     checkDeclarationName(event.name, reporter);
     readAnnotations(event.annotations, "event", reporter);
     return { decl: event, name: event.name.text, fields: checkFields(event.fields, `event '${event.name.text}'`, scope, resolver, reporter) };
-  }));
+  });
 
   const handlers = new Map<string, CommandHandlerModel>();
   for (const handler of handlerDecls) {
@@ -59,7 +59,7 @@ export function checkAggregate(decl: AggregateDeclaration, scope: ContextScope, 
     if (checked !== undefined && !handlers.has(checked.command)) handlers.set(checked.command, checked.model);
   }
 
-  const commands = exact(commandDecls.map((command): CommandModel => {
+  const commands: CommandModel[] = commandDecls.map((command) => {
     checkDeclarationName(command.name, reporter);
     const annotations = readAnnotations(command.annotations, "command", reporter);
     const create = annotations.has("CreateAggregate");
@@ -74,7 +74,7 @@ export function checkAggregate(decl: AggregateDeclaration, scope: ContextScope, 
       delete: remove && !create,
       ...(handler === undefined ? {} : { handler }),
     };
-  }));
+  });
 
   return { decl, name: aggregateName, state, ...(stateLoc === undefined ? {} : { stateLoc }), commands, events };
 }
@@ -98,9 +98,9 @@ function checkCommandHandler(
       reporter.report("WOW3009", { event: event.name, owner: event.aggregate.name, aggregate: aggregateName }, (ref ?? handler.target).loc);
     }
   }
-  const schedules = exact(resolveList(annotations.names("OnCommand", "schedules"), scope, scheduledCommands, resolver, reporter).map(
+  const schedules = resolveList(annotations.names("OnCommand", "schedules"), scope, scheduledCommands, resolver, reporter).map(
     (command) => ({ command, targetRequired: self === undefined || command.aggregate.qualifiedName !== self.qualifiedName }),
-  ));
+  );
 
   const command = resolver.resolve(handler.target, scope, handledCommand);
   if (command === undefined) return undefined;

@@ -96,7 +96,7 @@ export function checkContext(scope: ContextScope, program: BoundProgram, reporte
   }
   const model: ContextModel = {
     name: scope.name,
-    files: exact(scope.files.map((f) => f.file.path)),
+    files: scope.files.map((f) => f.file.path),
     docs: exact(docs),
     types: exact(types),
     enums: exact(enums),

@@ -4,7 +4,6 @@ import { builtinTypes, type ContextScope } from "../binder/symbols.js";
 import type { FieldModel, FieldType } from "../model.js";
 import type { Reporter } from "./reporter.js";
 import type { Expectation, Resolver } from "./resolve.js";
-import { exact } from "../parse/exact.js";
 
 const fieldType: Expectation<"Type" | "Enum"> = {
   kinds: ["Type", "Enum"],
@@ -15,13 +14,13 @@ const fieldType: Expectation<"Type" | "Enum"> = {
   advice: "Commands and events are messages, services are host dependencies: a field holds a value (a built-in type, a `type` or an `enum`).",
 };
 
-export function checkFields(fields: readonly Field[], owner: string, scope: ContextScope, resolver: Resolver, reporter: Reporter): readonly FieldModel[] {
-  return exact(fields.map((field, i) => {
+export function checkFields(fields: readonly Field[], owner: string, scope: ContextScope, resolver: Resolver, reporter: Reporter): FieldModel[] {
+  return fields.map((field, i) => {
     const name = field.name.text;
     // Field lists are short: a scan of the earlier names, no set per list.
     if (name !== "" && declaredBefore(fields, i, name)) reporter.report("WOW2008", { name, owner }, field.name.loc);
     return { decl: field, name, type: resolveType(field.type, scope, resolver) };
-  }));
+  });
 }
 
 function declaredBefore(fields: readonly Field[], index: number, name: string): boolean {

@@ -66,7 +66,7 @@ export function checkSaga(decl: SagaDeclaration, scope: ContextScope, cx: CheckC
       function: fn,
       services,
       commands,
-      schedules: exact(schedules.map((command) => ({ command, targetRequired: true }))),
+      schedules: schedules.map((command) => ({ command, targetRequired: true })),
       blocking,
     });
   }
