@@ -18,34 +18,22 @@ export interface ArgumentNode extends AnnotationArgument, Location {
   readonly loc: ArgumentNode;
 }
 
-type Building<T> = { -readonly [K in keyof T]: T[K] };
+/** What a node's `loc` holds until `ownLocation` points it at the node itself. */
+const SELF = undefined as never;
+
+/** Points a node just built (with `loc: SELF`) at itself as its location. */
+function ownLocation<T extends { loc: unknown }>(node: { -readonly [K in keyof T]: T[K] }): T {
+  node.loc = node;
+  return node as T;
+}
 
 /** `name: Type`. */
 export function createField(name: SourceName, type: TypeRef, doc: string | undefined): FieldNode {
-  const field: Building<FieldNode> = {
-    kind: "Field",
-    name,
-    type,
-    doc,
-    file: name.file,
-    start: name.start,
-    end: type.loc.end,
-    loc: undefined as unknown as FieldNode,
-  };
-  field.loc = field;
-  return field;
+  // One literal per kind of node (its own allocation site: see source-name.ts).
+  return ownLocation<FieldNode>({ kind: "Field", name, type, doc, file: name.file, start: name.start, end: type.loc.end, loc: SELF });
 }
 
 /** `name = value` in an annotation. */
 export function createArgument(name: SourceName, value: AnnotationValue): ArgumentNode {
-  const argument: Building<ArgumentNode> = {
-    name,
-    value,
-    file: name.file,
-    start: name.start,
-    end: value.loc.end,
-    loc: undefined as unknown as ArgumentNode,
-  };
-  argument.loc = argument;
-  return argument;
+  return ownLocation<ArgumentNode>({ name, value, file: name.file, start: name.start, end: value.loc.end, loc: SELF });
 }
