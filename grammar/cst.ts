@@ -37,14 +37,6 @@ export function addChild(node: CstNode, key: string, element: CstElement): void 
   node.children.push(key, element);
 }
 
-/** How many children `node` holds under `key`. */
-export function childCount(node: CstNode, key: string): number {
-  const children = node.children;
-  let count = 0;
-  for (let i = 0; i < children.length; i += 2) if (children[i] === key) count++;
-  return count;
-}
-
 /** The `index`th child `node` holds under `key`. */
 export function childAt(node: CstNode, key: string, index = 0): CstElement | undefined {
   const children = node.children;
@@ -57,14 +49,6 @@ export function childAt(node: CstNode, key: string, index = 0): CstElement | und
 /** Whether `node` holds a child under `key`. */
 export function hasChild(node: CstNode, key: string): boolean {
   return childAt(node, key) !== undefined;
-}
-
-/** Every child of `node`, in source order (a new array: not for hot paths). */
-export function allChildren(node: CstNode): CstElement[] {
-  const out: CstElement[] = [];
-  const children = node.children;
-  for (let i = 1; i < children.length; i += 2) out.push(children[i] as CstElement);
-  return out;
 }
 
 /** The sub-rule children of `node`, in source order; only those under `key` when it is given (a new array). */
