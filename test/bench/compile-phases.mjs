@@ -3,7 +3,8 @@
 // (no tsx loader: the compiled dist/ modules exactly as `wowc` runs them). Reads the `.wow` files
 // under a directory, warms up, then times lexing, parsing, bind + check and the whole pipeline
 // (`compileSources(…, { manifest: false })`, what `wowc check` runs), each the median of several
-// runs, in CPU time of the process (`process.cpuUsage`, all threads) and in wall time.
+// runs, in CPU time of the process (`process.cpuUsage`, all threads) and in wall time; in CPU time,
+// also the fastest and the slowest run.
 // Usage: node test/bench/compile-phases.mjs <dir> [runs]. Prints one JSON object.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -43,7 +44,9 @@ function time(work) {
     wall.push(performance.now() - start);
     cpu.push(cpuMs(process.cpuUsage(startCpu)));
   }
-  return { cpuMs: median(cpu), wallMs: median(wall) };
+  // The fastest and slowest run beside the median: runs in one process differ by up to 2x (garbage
+  // collection and V8's re-optimizations land in some runs and not others).
+  return { cpuMs: median(cpu), wallMs: median(wall), cpuMinMs: Math.min(...cpu), cpuMaxMs: Math.max(...cpu) };
 }
 
 /** @type {{ path: string; text: string }[]} */

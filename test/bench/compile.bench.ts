@@ -3,7 +3,8 @@
 // schedules, sagas, jobs, spread over many contexts and files — writes it to a temporary directory,
 // then measures, on the compiled dist/ modules under plain `node` (never tsx-transpiled sources):
 //  - in-process (compile-phases.mjs, in a child `node`): source MB/s for lexing, parsing, bind +
-//    check and the whole check pipeline, after a warm-up, median of R runs (default 7);
+//    check and the whole check pipeline, after a warm-up, median of R runs (default 7), with the
+//    fastest and slowest run of the whole;
 //  - cold `node dist/compiler/cli/main.js check <dir>` (Node start included), median of C runs
 //    (default 7), interleaved with runs of a bare `node -e 0` as the baseline of Node's own start.
 // The machine may be shared, so both CPU time and wall time are measured. The JSON's MB/s figures
@@ -25,14 +26,20 @@ interface Timing {
   readonly wallMs: number;
 }
 
+/** An in-process phase: the median run, and in CPU time the fastest and the slowest. */
+interface PhaseTiming extends Timing {
+  readonly cpuMinMs: number;
+  readonly cpuMaxMs: number;
+}
+
 interface PhaseReport {
   readonly files: number;
   readonly bytes: number;
   readonly importCpuMs: number;
-  readonly lex: Timing;
-  readonly parse: Timing;
-  readonly check: Timing;
-  readonly total: Timing;
+  readonly lex: PhaseTiming;
+  readonly parse: PhaseTiming;
+  readonly check: PhaseTiming;
+  readonly total: PhaseTiming;
 }
 
 /** CPU time (ms) used so far by this process's finished, waited-for children (Linux; else NaN). */
@@ -97,6 +104,8 @@ const result = {
   parse_mb_per_s: Number(rate(phases.parse.cpuMs).toFixed(2)),
   check_mb_per_s: Number(rate(phases.check.cpuMs).toFixed(2)),
   total_mb_per_s: Number(rate(phases.total.cpuMs).toFixed(2)),
+  // The slowest and the fastest of the in-process runs of the whole pipeline.
+  total_mb_per_s_range: [Number(rate(phases.total.cpuMaxMs).toFixed(2)), Number(rate(phases.total.cpuMinMs).toFixed(2))],
   ratio_to_lexing: Number((phases.lex.cpuMs / phases.total.cpuMs).toFixed(3)),
   total_wall_mb_per_s: Number(rate(phases.total.wallMs).toFixed(2)),
   cold_check_ms: Math.round(coldWall),
@@ -116,6 +125,7 @@ console.log(row("lex", phases.lex));
 console.log(row("parse (CST + AST)", phases.parse));
 console.log(row("bind + check", phases.check));
 console.log(row("total (in-process)", phases.total, `ratio to lexing ${result.ratio_to_lexing}  (target ≥ 5 MB/s, CPU)`));
+console.log(`${"  runs range".padEnd(22)} ${`${phases.total.cpuMinMs.toFixed(0)}-${phases.total.cpuMaxMs.toFixed(0)}`.padStart(9)} ms ${`${result.total_mb_per_s_range.join("-")}`.padStart(13)}       (fastest and slowest of the ${runs} in-process runs)`);
 console.log(coldRow("cold wowc check", coldCpu, coldWall, "(node dist/compiler/cli/main.js check; target < 1500 ms wall)"));
 console.log(coldRow("  of which node -e 0", bareCpu, bareWall, `(Node's own start; module import in-process: ${phases.importCpuMs.toFixed(0)} ms CPU)`));
 console.log(JSON.stringify(result));
