@@ -124,7 +124,7 @@ function handlerView(
     services,
     hasServices: services.length > 0,
     registrationExtras: extras.map((x) => `${x}, `).join(""),
-    call: `${propertyAccess("impl", handler.function)}(state, command as CommandMessage<${body}>, scope${services.length > 0 ? `, { ${services.map((s) => `${s.parameter}: services[${s.qualified}] as Svc[${s.typeKey}]`).join(", ")} }` : ""})`,
+    call: `${propertyAccess("impl", handler.function)}(state, command as $wow.CommandMessage<${body}>, scope${services.length > 0 ? `, { ${services.map((s) => `${s.parameter}: services[${s.qualified}] as $Svc[${s.typeKey}]`).join(", ")} }` : ""})`,
   };
 }
 

@@ -73,7 +73,7 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
       services: views,
       hasServices: views.length > 0,
       servicesEntry: views.length > 0 ? `services: [${views.map((s) => s.qualified).join(", ")}], ` : "",
-      servicesArgument: views.length > 0 ? `{ ${views.map((s) => `${s.parameter}: services[${s.qualified}] as Svc[${s.typeKey}]`).join(", ")} }` : "",
+      servicesArgument: views.length > 0 ? `{ ${views.map((s) => `${s.parameter}: services[${s.qualified}] as $Svc[${s.typeKey}]`).join(", ")} }` : "",
       blocking,
     };
   };

@@ -12,7 +12,7 @@ export interface ServiceView {
   readonly parameter: string;
   /** The key in the `…ServiceTypes` interface, as a property key (`PaymentPolicy`). */
   readonly key: string;
-  /** The same key as a string literal, for indexed access types (`Svc["PaymentPolicy"]`). */
+  /** The same key as a string literal, for indexed access types (`$Svc["PaymentPolicy"]`). */
   readonly typeKey: string;
   /** The qualified name as a string literal (`"eshop-order.PaymentPolicy"`). */
   readonly qualified: string;
