@@ -1,7 +1,9 @@
 // The binder: groups files by context and enters every declaration into its context's scope.
-// Reports an invalid context name and names declared twice in one context.
+// Reports an invalid context name, names declared twice in one context, and names its generated SDK
+// module would export twice (sdk-names.ts).
 import type { Declaration, Name, WowFile } from "../ast.js";
 import { Reporter, where } from "../checker/reporter.js";
+import { checkSdkNames } from "./sdk-names.js";
 import type { AggregateSymbol, BoundProgram, ContextScope, WowSymbol } from "./symbols.js";
 
 const contextNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
@@ -43,6 +45,7 @@ export function bindContext(name: string, files: readonly WowFile[], reporter: R
   for (const file of files) {
     for (const decl of file.declarations) enterDeclaration(scope, decl, reporter);
   }
+  checkSdkNames(scope, reporter);
   return scope;
 }
 

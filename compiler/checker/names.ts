@@ -14,6 +14,8 @@ const reservedTypeNames: ReadonlySet<string> = new Set([
   "static", "yield", "await",
   // predefined types
   "any", "unknown", "never", "number", "bigint", "boolean", "string", "symbol", "object", "undefined",
+  // type operators: a type of that name could not be written where a type is expected
+  "readonly", "keyof", "infer", "unique", "as",
 ]);
 
 /** The built-in field types of `.wow`: a declaration of that name would hide one. */

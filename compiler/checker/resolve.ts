@@ -45,8 +45,9 @@ export class Resolver {
       const suggestion =
         (ref.context === undefined ? nearest(ref.name.text, expectation.builtins ?? []) : undefined) ??
         this.suggest(ref, scope, target, expectation.kinds);
-      // WOW2001–WOW2004 take the same arguments.
-      this.reporter.report(expectation.unknown as "WOW2001", { name: ref.text, suggestion: didYouMean(suggestion) }, ref.loc);
+      // WOW2001–WOW2004 take the same arguments: the hint speaks of the simple name, in the context looked in.
+      const where = ref.context === undefined ? "this context" : `context '${target.name}'`;
+      this.reporter.report(expectation.unknown as "WOW2001", { name: ref.text, simple: ref.name.text, where, suggestion: didYouMean(suggestion) }, ref.loc);
       return undefined;
     }
     if (!(expectation.kinds as readonly SymbolKind[]).includes(symbol.kind)) {

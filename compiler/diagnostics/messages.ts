@@ -80,22 +80,22 @@ export const messages = {
   WOW2001: {
     severity: "error",
     message: "Unknown type '{name}'.",
-    hint: "{suggestion}Declare it in this context as a `type` or an `enum`, or use a built-in type: string, int, long, decimal, boolean, instant, duration.",
+    hint: "{suggestion}Declare it in {where} as `type {simple}` or `enum {simple}`, or use a built-in type: string, int, long, decimal, boolean, instant, duration.",
   },
   WOW2002: {
     severity: "error",
     message: "Unknown command '{name}'.",
-    hint: "{suggestion}Commands are declared inside an aggregate (`command {name}`); use `context-name.{name}` for a command of another context.",
+    hint: "{suggestion}Commands are declared inside an aggregate of {where} (`command {simple}`); use `context-name.{simple}` for a command of another context.",
   },
   WOW2003: {
     severity: "error",
     message: "Unknown event '{name}'.",
-    hint: "{suggestion}Events are declared inside an aggregate (`event {name}`); use `context-name.{name}` for an event of another context.",
+    hint: "{suggestion}Events are declared inside an aggregate of {where} (`event {simple}`); use `context-name.{simple}` for an event of another context.",
   },
   WOW2004: {
     severity: "error",
     message: "Unknown service '{name}'.",
-    hint: "{suggestion}Declare the dependency with `service {name}` in this context.",
+    hint: "{suggestion}Declare the dependency with `service {simple}` in {where}.",
   },
   WOW2005: {
     severity: "error",
@@ -131,6 +131,11 @@ export const messages = {
     severity: "error",
     message: "Saga '{saga}' would have two functions named '{name}'.",
     hint: "The other one is at {other}. Handlers are named on<Event> and on<Command>Rejected, jobs by their function: rename the job function, or handle same-named events of two contexts in two sagas.",
+  },
+  WOW2012: {
+    severity: "error",
+    message: "The SDK of context '{context}' would export '{name}' twice: for {what} and for {other}.",
+    hint: "A context's generated module exports the name of each type, enum, command and event, `<Command>Command` and `<Event>Event`, and for an aggregate `<Aggregate>` and `…State`, `…Events`, `…Decision`, `…ServiceTypes`, `…Handlers` and `define…` (for a saga the last three). Rename {declaration}.",
   },
 
   // ── WOW3xxx: declarations, handlers and annotations ──────────────────────────────────────────────

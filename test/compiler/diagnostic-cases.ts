@@ -290,6 +290,15 @@ export const cases: readonly DiagnosticCase[] = [
     `),
     expected: ["WOW2011 11:7"],
   },
+  {
+    code: "WOW2012",
+    title: "a declaration named like a name the SDK derives from another",
+    sources: shop(`
+      enum OrderState { OPEN, PAID }
+      type PlaceOrderCommand { id: string }
+    `),
+    expected: ["WOW2012 8:6", "WOW2012 9:6"],
+  },
 
   // ── WOW3xxx: declarations, handlers and annotations ──
   {
@@ -317,8 +326,9 @@ export const cases: readonly DiagnosticCase[] = [
       context shop
       type Order-Line { sku: string }
       enum class { A }
+      type readonly { sku: string }
     `,
-    expected: ["WOW3004 2:6", "WOW3004 3:6"],
+    expected: ["WOW3004 2:6", "WOW3004 3:6", "WOW3004 4:6"],
   },
   {
     code: "WOW3005",

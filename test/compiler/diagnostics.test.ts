@@ -35,6 +35,31 @@ describe("diagnostic codes", () => {
     }
   });
 
+  it("words the hint of an unknown qualified reference with the simple name and the context looked in", () => {
+    const { diagnostics } = compile({
+      "billing.wow": `
+        context billing
+        aggregate Invoice {
+          command Issue {}
+          event Issued {}
+          @OnCommand(produces = [Issued])
+          on Issue
+        }
+      `,
+      "shop.wow": `
+        context shop
+        service Mailer
+        saga Mails {
+          @OnEvent(commands = [billing.Isue])
+          on billing.Issued(mailer: billing.Mailer)
+        }
+      `,
+    });
+    const hints = diagnostics.map((d) => `${d.code} ${d.hint ?? ""}`);
+    expect(hints).toContain("WOW2002 Did you mean 'billing.Issue'? Commands are declared inside an aggregate of context 'billing' (`command Isue`); use `context-name.Isue` for a command of another context.");
+    expect(hints).toContain("WOW2004 Declare the dependency with `service Mailer` in context 'billing'.");
+  });
+
   it("the example e-shop is clean", () => {
     const dir = new URL("../../examples/eshop/", import.meta.url);
     const sources = Object.fromEntries(

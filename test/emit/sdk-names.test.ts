@@ -1,0 +1,42 @@
+// The names the binder reserves for each declaration's generated code (compiler/binder/sdk-names.ts,
+// behind WOW2012) are exactly the names each context's generated module exports: if a template adds
+// or renames an export, this fails until the rule follows, so WOW2012 keeps catching every clash.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { bind } from "../../compiler/binder/bind.js";
+import { sdkNames } from "../../compiler/binder/sdk-names.js";
+import { Reporter } from "../../compiler/checker/reporter.js";
+import { compileSources } from "../../compiler/program/compile.js";
+import { contextFolder } from "../../compiler/emit/imports.js";
+import type { SourceFile } from "../../compiler/ast.js";
+import { ESHOP, generate, readWowSources, REPO } from "./helpers.js";
+
+const projects: Record<string, SourceFile[]> = {
+  eshop: readWowSources(ESHOP),
+  hostile: [{ path: "hostile.wow", text: readFileSync(join(REPO, "test/emit/fixtures/hostile.wow"), "utf8") }],
+};
+
+/** The names a generated module declares at its top level with `export`. */
+function exportedNames(text: string): string[] {
+  return [...text.matchAll(/^export (?:const|interface|type|function) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!);
+}
+
+describe("the names the SDK gives each declaration", () => {
+  for (const [project, sources] of Object.entries(projects)) {
+    it(`are the names each context of ${project} exports`, () => {
+      const files = generate(sources);
+      const { contexts } = bind(compileSources(sources, { manifest: false }).files, new Reporter());
+      expect(contexts.size).toBeGreaterThan(0);
+      for (const scope of contexts.values()) {
+        const folder = `${contextFolder(scope.name)}/`;
+        const exported = files.filter((f) => f.path.startsWith(folder) && !f.path.endsWith("index.ts")).flatMap((f) => exportedNames(f.text));
+        const reserved = [...scope.symbols.values()].flatMap((symbol) => sdkNames(symbol).map((given) => given.name));
+        expect(new Set(exported), scope.name).toEqual(new Set(reserved));
+        // An enum, a command and an event export their own name twice (a value and a type); nothing else repeats.
+        const twice = [...scope.symbols.values()].filter((s) => s.kind === "Enum" || s.kind === "Command" || s.kind === "Event").length;
+        expect(exported.length - new Set(exported).size, scope.name).toBe(twice);
+      }
+    });
+  }
+});
