@@ -5,45 +5,104 @@
 // `SServiceTypes`, `SHandlers` and `defineS`; a service gives none. They share the module's one
 // namespace, so two declarations that would give the same name are refused (WOW2012): the SDK would
 // not compile (`enum OrderState` beside `aggregate Order`). test/emit/sdk-names.test.ts holds the
-// generator to this list.
+// generator to this table.
 import type { Reporter } from "../checker/reporter.js";
-import type { ContextScope, WowSymbol } from "./symbols.js";
+import type { ContextScope, SymbolKind, WowSymbol } from "./symbols.js";
+
+/** A name made from a declaration's: `${name}${affix}`, or `${affix}${name}` for a prefix. */
+interface Derivation {
+  readonly affix: string;
+  readonly prefix: boolean;
+  /** What it names, for messages: "the state" (of aggregate 'Order'). */
+  readonly what: string;
+}
+
+const suffix = (affix: string, what: string): Derivation => ({ affix, prefix: false, what });
+const handlerNames: readonly Derivation[] = [
+  suffix("ServiceTypes", "the service types"),
+  suffix("Handlers", "the handlers"),
+  { affix: "define", prefix: true, what: "the `define` function" },
+];
+
+/** Whether a kind of declaration exports its own name, and the names it derives. */
+const names: Readonly<Record<SymbolKind, { readonly own: boolean; readonly derived: readonly Derivation[] }>> = {
+  Type: { own: true, derived: [] },
+  Enum: { own: true, derived: [] },
+  Service: { own: false, derived: [] },
+  Command: { own: true, derived: [suffix("Command", "the typed message")] },
+  Event: { own: true, derived: [suffix("Event", "the typed message")] },
+  Aggregate: { own: true, derived: [suffix("State", "the state"), suffix("Events", "the events"), suffix("Decision", "the decisions"), ...handlerNames] },
+  Saga: { own: false, derived: handlerNames },
+};
+
+/**
+ * Every derivation once, by the last character of a name that carries its affix (a suffix), or its
+ * first (a prefix): names are ASCII (grammar/tokens.ts), and most carry no affix, which one array
+ * read tells.
+ */
+const byLast: (Derivation[] | undefined)[] = new Array<Derivation[] | undefined>(128).fill(undefined);
+const byFirst: (Derivation[] | undefined)[] = new Array<Derivation[] | undefined>(128).fill(undefined);
+for (const d of new Set(Object.values(names).flatMap((kind) => kind.derived))) {
+  const [index, code] = d.prefix ? [byFirst, d.affix.charCodeAt(0)] : [byLast, d.affix.charCodeAt(d.affix.length - 1)];
+  (index[code] ??= []).push(d);
+}
+const NONE: readonly Derivation[] = [];
 
 export interface SdkName {
   readonly name: string;
   /** What it names, for messages: "enum 'OrderState'", "the state of aggregate 'Order'". */
   readonly what: string;
-  /** Whether it is the declaration's own name (the one a user renames), not one derived from it. */
-  readonly own: boolean;
 }
 
 /** The names `symbol` gives its context's module, its own name first. */
 export function sdkNames(symbol: WowSymbol): SdkName[] {
-  const { name } = symbol;
-  const kind = symbol.kind.toLowerCase();
-  const own: SdkName = { name, what: declaration(symbol), own: true };
-  const derived = (suffixed: string, what: string): SdkName => ({ name: suffixed, what: `${what} of ${kind} '${name}'`, own: false });
-  switch (symbol.kind) {
-    case "Type":
-    case "Enum":
-      return [own];
-    case "Service":
-      return [];
-    case "Command":
-      return [own, derived(`${name}Command`, "the typed message")];
-    case "Event":
-      return [own, derived(`${name}Event`, "the typed message")];
-    case "Aggregate":
-      return [
-        own,
-        derived(`${name}State`, "the state"),
-        derived(`${name}Events`, "the events"),
-        derived(`${name}Decision`, "the decisions"),
-        ...handlerNames(symbol.name, derived),
-      ];
-    case "Saga":
-      return handlerNames(symbol.name, derived);
+  const { own, derived } = names[symbol.kind];
+  return [...(own ? [{ name: symbol.name, what: declaration(symbol) }] : []), ...derived.map((d) => ({ name: derive(symbol.name, d), what: derivedWhat(symbol, d) }))];
+}
+
+/**
+ * Reports each name that two declarations of `scope` would give its module (WOW2012). It runs on
+ * every build over every symbol, so it makes no name it does not need: a clash needs a declared
+ * name that carries an affix (`OrderState`, `defineOrder`) over the name of a declaration that
+ * derives with that affix (`Order`), or two derived names that meet, which only `define…` allows
+ * (`defineOrder` + `Handlers`, `define` + `OrderHandlers`).
+ */
+export function checkSdkNames(scope: ContextScope, reporter: Reporter): void {
+  for (const symbol of scope.symbols.values()) {
+    const { name } = symbol;
+    for (const d of byLast[name.charCodeAt(name.length - 1)] ?? NONE) checkAffix(scope, reporter, symbol, d);
+    for (const d of byFirst[name.charCodeAt(0)] ?? NONE) checkAffix(scope, reporter, symbol, d);
   }
+}
+
+/** The clashes of `symbol`'s names when its name may carry the affix of `d`. */
+function checkAffix(scope: ContextScope, reporter: Reporter, symbol: WowSymbol, d: Derivation): void {
+  const { name } = symbol;
+  const { symbols } = scope;
+  const { affix } = d;
+  if (name.length <= affix.length || !(d.prefix ? name.startsWith(affix) : name.endsWith(affix))) return;
+  const base = d.prefix ? name.slice(affix.length) : name.slice(0, -affix.length);
+  // `symbol`'s own name is one that `base` derives (reported at it: the name to change).
+  const owner = symbols.get(base);
+  if (names[symbol.kind].own && owner !== undefined && names[owner.kind].derived.includes(d)) {
+    report(scope, reporter, symbol, name, declaration(symbol), derivedWhat(owner, d));
+  }
+  if (!d.prefix) return;
+  // `define${base}` + a suffix of its own is `define` + `${base}${suffix}`: two derived names.
+  for (const mine of names[symbol.kind].derived) {
+    const other = mine.prefix ? undefined : symbols.get(base + mine.affix);
+    if (other !== undefined && names[other.kind].derived.includes(d)) {
+      report(scope, reporter, symbol, derive(name, mine), derivedWhat(symbol, mine), derivedWhat(other, d));
+    }
+  }
+}
+
+function report(scope: ContextScope, reporter: Reporter, at: WowSymbol, name: string, what: string, other: string): void {
+  reporter.report("WOW2012", { name, context: scope.name, what, other, declaration: declaration(at) }, at.decl.name.loc);
+}
+
+function derive(name: string, d: Derivation): string {
+  return d.prefix ? `${d.affix}${name}` : `${name}${d.affix}`;
 }
 
 /** "enum 'OrderState'". */
@@ -51,26 +110,7 @@ function declaration(symbol: WowSymbol): string {
   return `${symbol.kind.toLowerCase()} '${symbol.name}'`;
 }
 
-function handlerNames(name: string, derived: (suffixed: string, what: string) => SdkName): SdkName[] {
-  return [derived(`${name}ServiceTypes`, "the service types"), derived(`${name}Handlers`, "the handlers"), derived(`define${name}`, "the `define` function")];
-}
-
-/**
- * Reports each name that two declarations of `scope` would give its module (WOW2012), at the
- * declaration whose own name it is when there is one (the name to change), else at the later one.
- */
-export function checkSdkNames(scope: ContextScope, reporter: Reporter): void {
-  const taken = new Map<string, { readonly symbol: WowSymbol; readonly given: SdkName }>();
-  for (const symbol of scope.symbols.values()) {
-    for (const given of sdkNames(symbol)) {
-      const first = taken.get(given.name);
-      if (first === undefined) {
-        taken.set(given.name, { symbol, given });
-        continue;
-      }
-      const [at, other] = first.given.own && !given.own ? [first, { symbol, given }] : [{ symbol, given }, first];
-      const args = { name: given.name, context: scope.name, what: at.given.what, other: other.given.what, declaration: declaration(at.symbol) };
-      reporter.report("WOW2012", args, at.symbol.decl.name.loc);
-    }
-  }
+/** "the state of aggregate 'Order'". */
+function derivedWhat(symbol: WowSymbol, d: Derivation): string {
+  return `${d.what} of ${declaration(symbol)}`;
 }
