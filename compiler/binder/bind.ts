@@ -1,9 +1,9 @@
 // The binder: groups files by context and enters every declaration into its context's scope.
-// Reports an invalid context name, names declared twice in one context, and names its generated SDK
-// module would export twice (sdk-names.ts).
+// Reports an invalid context name, names declared twice in one context, and names the generated SDK
+// would give twice (sdk-names.ts).
 import type { Declaration, Name, WowFile } from "../ast.js";
 import { Reporter, where } from "../checker/reporter.js";
-import { checkSdkNames } from "./sdk-names.js";
+import { checkContextSdkNames, checkSdkNames } from "./sdk-names.js";
 import type { AggregateSymbol, BoundProgram, ContextScope, WowSymbol } from "./symbols.js";
 
 const contextNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
@@ -12,6 +12,7 @@ const contextNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 export function bind(files: readonly WowFile[], reporter: Reporter): BoundProgram {
   const contexts = new Map<string, ContextScope>();
   for (const [name, contextFiles] of groupByContext(files)) contexts.set(name, bindContext(name, contextFiles, reporter));
+  checkContextSdkNames(contexts.values(), reporter);
   return { contexts };
 }
 

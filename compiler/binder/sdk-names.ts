@@ -7,6 +7,7 @@
 // not compile (`enum OrderState` beside `aggregate Order`). test/emit/sdk-names.test.ts holds the
 // generator to this table.
 import type { Reporter } from "../checker/reporter.js";
+import { camelCase } from "../emit/escape.js";
 import type { ContextScope, SymbolKind, WowSymbol } from "./symbols.js";
 
 /** A name made from a declaration's: `${name}${affix}`, or `${affix}${name}` for a prefix. */
@@ -113,4 +114,24 @@ function declaration(symbol: WowSymbol): string {
 /** "the state of aggregate 'Order'". */
 function derivedWhat(symbol: WowSymbol, d: Derivation): string {
   return `${d.what} of ${declaration(symbol)}`;
+}
+
+/**
+ * Reports each context whose name gives the SDK the name of an earlier one (WOW3023), at its first
+ * file's `context` clause. The SDK names a context in camelCase (the root module's `eshopOrder`,
+ * the other modules' `$eshopOrder`), and names that differ only by a `-` before a digit meet there
+ * (`order-2`, `order2`). `contexts` in the binder's order (by their first file).
+ */
+export function checkContextSdkNames(contexts: Iterable<ContextScope>, reporter: Reporter): void {
+  const taken = new Map<string, string>();
+  for (const scope of contexts) {
+    const alias = camelCase(scope.name);
+    const other = taken.get(alias);
+    if (other === undefined) {
+      taken.set(alias, scope.name);
+      continue;
+    }
+    const clause = scope.files[0]?.context;
+    if (clause !== undefined) reporter.report("WOW3023", { name: scope.name, other, alias }, clause.name.loc);
+  }
 }

@@ -244,6 +244,11 @@ export const messages = {
     message: "Aggregate '{name}' has more than one `state` block.",
     hint: "Put all the state fields into one `state` block.",
   },
+  WOW3023: {
+    severity: "error",
+    message: "Contexts '{other}' and '{name}' would both be '{alias}' in the SDK.",
+    hint: "The generated SDK names a context in camelCase (`eshop-order` is `eshopOrder`), so names that differ only by a '-' before a digit meet; rename one of the two contexts.",
+  },
 
   // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────
   WOW4001: {

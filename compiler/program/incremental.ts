@@ -13,6 +13,7 @@
 //  - manifest: each context's fragment and its canonical text are kept with its model.
 import type { SourceFile, WowFile } from "../ast.js";
 import { bindContext, groupByContext } from "../binder/bind.js";
+import { checkContextSdkNames } from "../binder/sdk-names.js";
 import { scopeSignature } from "../binder/signature.js";
 import type { BoundProgram, ContextScope } from "../binder/symbols.js";
 import { checkContext, sortedModels, type ContextCheck } from "../checker/check.js";
@@ -75,6 +76,8 @@ export interface CompileWork {
 export class IncrementalProgram {
   private readonly parsed = new Map<string, ParsedEntry>();
   private contexts = new Map<string, ContextState>();
+  /** Contexts whose names the SDK would give twice (WOW3023): across contexts, redone each compile. */
+  private contextNameDiagnostics: readonly Diagnostic[] = [];
   private complete: boolean | undefined;
   /** Each event named by some `produces`, with how many contexts name it; and what each context names. */
   private readonly producedCounts = new Map<string, number>();
@@ -147,6 +150,10 @@ export class IncrementalProgram {
     }
     for (const name of this.contexts.keys()) if (!next.has(name)) reshaped.add(name);
     this.contexts = next;
+    // Across contexts, so redone on every compile (one name per context).
+    const reporter = new Reporter();
+    checkContextSdkNames([...next.values()].map((state) => state.scope), reporter);
+    this.contextNameDiagnostics = reporter.diagnostics;
     const contexts = new Map<string, ContextScope>();
     for (const [name, state] of next) contexts.set(name, state.scope);
     return { program: { contexts }, rebound, reshaped };
@@ -208,6 +215,7 @@ export class IncrementalProgram {
   private diagnostics(parsedFiles: readonly ParsedFile[]): Diagnostic[] {
     const all: Diagnostic[] = [];
     for (const parsed of parsedFiles) all.push(...parsed.diagnostics);
+    all.push(...this.contextNameDiagnostics);
     for (const state of this.contexts.values()) {
       all.push(...state.bindDiagnostics, ...state.checked!.diagnostics);
       if (state.completeness !== undefined) all.push(...state.completeness);

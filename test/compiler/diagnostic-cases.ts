@@ -511,6 +511,21 @@ export const cases: readonly DiagnosticCase[] = [
     sources: shop("", (t) => t.replace("aggregate Order {", "aggregate Order {\n  state { a: int }\n  state { b: int }")),
     expected: ["WOW3022 4:3"],
   },
+  {
+    code: "WOW3023",
+    title: "two contexts that the SDK would name alike",
+    sources: {
+      "a.wow": `
+        context order-2
+        type Money { amount: decimal }
+      `,
+      "b.wow": `
+        context order2
+        type Money { amount: decimal }
+      `,
+    },
+    expected: ["b.wow WOW3023 1:9"],
+  },
 
   // ── WOW4xxx: jobs and cron ──
   {

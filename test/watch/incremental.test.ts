@@ -211,3 +211,20 @@ describe("incremental completeness", () => {
     expect(program.lastWork.checked).toBe(1);
   });
 });
+
+describe("incremental names across contexts", () => {
+  it("two contexts the SDK would name alike are reported while both exist, and not after a rename", () => {
+    const file = (path: string, context: string) => ({ path, text: `context ${context}
+
+type Money { amount: decimal }
+` });
+    const program = new IncrementalProgram();
+    const codes = (sources: { path: string; text: string }[]) =>
+      program.compile(sources, { manifest: false }).diagnostics.map((d) => `${d.loc?.file.path} ${d.code}`);
+    expect(codes([file("a.wow", "order-2"), file("b.wow", "billing")])).toEqual([]);
+    // Only b.wow changes: a stays bound as it was, and the clash is still seen.
+    expect(codes([file("a.wow", "order-2"), file("b.wow", "order2")])).toEqual(["b.wow WOW3023"]);
+    expect(program.lastWork.bound).toBe(1);
+    expect(codes([file("a.wow", "order-2"), file("b.wow", "order-two")])).toEqual([]);
+  });
+});
