@@ -7,6 +7,7 @@ import { readAnnotations } from "./annotations.js";
 import { checkCompleteness } from "./completeness.js";
 import type { CheckContext } from "./context.js";
 import { checkFields } from "./fields.js";
+import { ScheduleVerdicts } from "./jobs.js";
 import { checkDeclarationName } from "./names.js";
 import type { Reporter } from "./reporter.js";
 import { Resolver } from "./resolve.js";
@@ -20,6 +21,8 @@ export interface CheckOptions {
    * the missing piece may simply not have parsed.
    */
   readonly complete: boolean;
+  /** The cron and zone verdicts of this build (a compile's contexts share one; default: one per call). */
+  readonly verdicts?: ScheduleVerdicts;
 }
 
 /** What checking one context gives: its model, and what the whole-program checks need from it. */
@@ -38,7 +41,8 @@ export interface ContextCheck {
 
 export function check(program: BoundProgram, reporter: Reporter, options: CheckOptions): ProgramModel {
   const scopes = [...program.contexts.values()];
-  const checks = scopes.map((scope) => checkContext(scope, program, reporter, options));
+  const shared = { ...options, verdicts: options.verdicts ?? new ScheduleVerdicts() };
+  const checks = scopes.map((scope) => checkContext(scope, program, reporter, shared));
   if (options.complete) {
     const produced = new Set<string>();
     for (const result of checks) for (const event of result.produced) produced.add(event);
@@ -58,7 +62,8 @@ export function sortedModels(models: ContextModel[]): ContextModel[] {
  */
 export function checkContext(scope: ContextScope, program: BoundProgram, reporter: Reporter, options: CheckOptions): ContextCheck {
   const resolver = new Resolver(program, reporter);
-  const cx: CheckContext = { program, reporter, resolver, handled: new Map(), produced: new Set(), jobNames: new Map() };
+  const verdicts = options.verdicts ?? new ScheduleVerdicts();
+  const cx: CheckContext = { program, reporter, resolver, handled: new Map(), produced: new Set(), jobNames: new Map(), verdicts };
   const types: TypeModel[] = [];
   const enums: EnumDeclaration[] = [];
   const services: ServiceDeclaration[] = [];

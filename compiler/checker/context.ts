@@ -2,6 +2,7 @@
 import type { Location } from "../ast.js";
 import type { BoundProgram } from "../binder/symbols.js";
 import type { Reporter } from "./reporter.js";
+import type { ScheduleVerdicts } from "./jobs.js";
 import type { Resolver } from "./resolve.js";
 
 export interface CheckContext {
@@ -14,4 +15,6 @@ export interface CheckContext {
   readonly produced: Set<string>;
   /** `context/job-name` → where the job is named first. */
   readonly jobNames: Map<string, Location>;
+  /** The build's cron and zone verdicts. */
+  readonly verdicts: ScheduleVerdicts;
 }

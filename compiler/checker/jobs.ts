@@ -47,7 +47,7 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
   else valid = false;
 
   const zone = annotations.string("OnSchedule", "zone");
-  if (zone !== undefined && !isKnownZone(zone.value)) {
+  if (zone !== undefined && !cx.verdicts.zone(zone.value)) {
     reporter.report("WOW4006", { zone: zone.value, suggestion: didYouMean(nearest(zone.value, knownZones())) }, zone.loc);
     valid = false;
   }
@@ -79,7 +79,7 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
 
 /** Reports a cron expression Spring would refuse (pointing at the field inside the quotes) or one that never fires. */
 function checkCron(expression: string, literal: Location, cx: CheckContext): boolean {
-  const verdict = cronVerdict(expression);
+  const verdict = cx.verdicts.cron(expression);
   if (verdict instanceof CronSyntaxError) {
     cx.reporter.report("WOW4001", { detail: verdict.detail }, locationInString(literal, verdict.offset, verdict.length));
     return false;
@@ -91,34 +91,37 @@ function checkCron(expression: string, literal: Location, cx: CheckContext): boo
   return true;
 }
 
-/** Projects repeat their cron rules: each distinct expression is parsed (and searched for a firing) once. */
-const cronVerdicts = new Map<string, "ok" | "never" | CronSyntaxError>();
+/**
+ * The verdicts on the cron rules and zones of one build: projects repeat them, and each distinct one
+ * is checked once (a cron rule parsed and searched for a firing). Made per build, not per process:
+ * a verdict kept from an earlier build would spare a long-lived process work that `wowc check` does.
+ */
+export class ScheduleVerdicts {
+  private readonly crons = new Map<string, "ok" | "never" | CronSyntaxError>();
+  private readonly zones = new Map<string, boolean>();
 
-function cronVerdict(expression: string): "ok" | "never" | CronSyntaxError {
-  let verdict = cronVerdicts.get(expression);
-  if (verdict === undefined) {
-    try {
-      verdict = CronExpression.parse(expression).neverFires() ? "never" : "ok";
-    } catch (error) {
-      if (!(error instanceof CronSyntaxError)) throw error;
-      verdict = error;
+  cron(expression: string): "ok" | "never" | CronSyntaxError {
+    let verdict = this.crons.get(expression);
+    if (verdict === undefined) {
+      try {
+        verdict = CronExpression.parse(expression).neverFires() ? "never" : "ok";
+      } catch (error) {
+        if (!(error instanceof CronSyntaxError)) throw error;
+        verdict = error;
+      }
+      this.crons.set(expression, verdict);
     }
-    if (cronVerdicts.size > 10_000) cronVerdicts.clear();
-    cronVerdicts.set(expression, verdict);
+    return verdict;
   }
-  return verdict;
-}
 
-const zoneVerdicts = new Map<string, boolean>();
-
-function isKnownZone(zone: string): boolean {
-  let known = zoneVerdicts.get(zone);
-  if (known === undefined) {
-    known = isValidTimeZone(zone);
-    if (zoneVerdicts.size > 10_000) zoneVerdicts.clear();
-    zoneVerdicts.set(zone, known);
+  zone(zone: string): boolean {
+    let known = this.zones.get(zone);
+    if (known === undefined) {
+      known = isValidTimeZone(zone);
+      this.zones.set(zone, known);
+    }
+    return known;
   }
-  return known;
 }
 
 /** A job enum argument: undefined when absent (the default applies), null when invalid (reported). */

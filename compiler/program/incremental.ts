@@ -18,6 +18,7 @@ import { scopeSignature } from "../binder/signature.js";
 import type { BoundProgram, ContextScope } from "../binder/symbols.js";
 import { checkContext, sortedModels, type ContextCheck } from "../checker/check.js";
 import { checkCompleteness } from "../checker/completeness.js";
+import { ScheduleVerdicts } from "../checker/jobs.js";
 import { Reporter } from "../checker/reporter.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
@@ -163,10 +164,11 @@ export class IncrementalProgram {
     const everything = complete !== this.complete;
     this.complete = complete;
     const rechecked = new Set<string>();
+    const verdicts = new ScheduleVerdicts();
     for (const [name, state] of this.contexts) {
       if (!everything && state.checked !== undefined && !rebound.has(name) && !reaches(state.checked.result.dependencies, reshaped)) continue;
       const reporter = new Reporter();
-      state.checked = { result: checkContext(state.scope, program, reporter, { complete }), diagnostics: reporter.diagnostics };
+      state.checked = { result: checkContext(state.scope, program, reporter, { complete, verdicts }), diagnostics: reporter.diagnostics };
       rechecked.add(name);
       work.checked++;
     }
