@@ -11,6 +11,7 @@ import { ScheduleVerdicts } from "./jobs.js";
 import { checkDeclarationName } from "./names.js";
 import type { Reporter } from "./reporter.js";
 import { Resolver } from "./resolve.js";
+import { checkRoutes } from "./routes.js";
 import { checkSaga } from "./sagas.js";
 import { exact } from "../parse/exact.js";
 
@@ -99,6 +100,7 @@ export function checkContext(scope: ContextScope, program: BoundProgram, reporte
       }
     }
   }
+  checkRoutes(scope.name, aggregates, reporter);
   const model: ContextModel = {
     name: scope.name,
     files: scope.files.map((f) => f.file.path),

@@ -249,6 +249,11 @@ export const messages = {
     message: "Contexts '{other}' and '{name}' would both be '{alias}' in the SDK.",
     hint: "The generated SDK names a context in camelCase (`eshop-order` is `eshopOrder`), so names that differ only by a '-' before a digit meet; rename one of the two contexts.",
   },
+  WOW3024: {
+    severity: "error",
+    message: "Command '{name}' would have the HTTP route of '{other}': `{method} {path}`.",
+    hint: "Routes spell aggregates and commands in snake_case (`PayOrder` is `pay_order`), so names that differ only in capitals or '_' meet, and only one of the two commands could be reached; rename one of them.",
+  },
 
   // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────
   WOW4001: {

@@ -526,6 +526,28 @@ export const cases: readonly DiagnosticCase[] = [
     },
     expected: ["b.wow WOW3023 1:9"],
   },
+  {
+    code: "WOW3024",
+    title: "commands with one HTTP route (in one aggregate, and in two)",
+    sources: shop(`
+      aggregate Cart {
+        command PayNow {}
+        command PAY_NOW {}
+        event Paid {}
+        @OnCommand(produces = [Paid])
+        on PayNow
+        @OnCommand(produces = [Paid])
+        on PAY_NOW
+      }
+      aggregate cart {
+        command pay_now {}
+        event paid {}
+        @OnCommand(produces = [paid])
+        on pay_now
+      }
+    `),
+    expected: ["WOW3024 10:11", "WOW3024 18:11"],
+  },
 
   // ── WOW4xxx: jobs and cron ──
   {
