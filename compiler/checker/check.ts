@@ -7,6 +7,7 @@ import { readAnnotations } from "./annotations.js";
 import { checkCompleteness } from "./completeness.js";
 import type { CheckContext } from "./context.js";
 import { checkFields } from "./fields.js";
+import { checkJobVariables } from "./job-variables.js";
 import { ScheduleVerdicts } from "./jobs.js";
 import { checkDeclarationName } from "./names.js";
 import type { Reporter } from "./reporter.js";
@@ -49,7 +50,9 @@ export function check(program: BoundProgram, reporter: Reporter, options: CheckO
     for (const result of checks) for (const event of result.produced) produced.add(event);
     scopes.forEach((scope, i) => checkCompleteness(scope, checks[i]!.handled, produced, reporter));
   }
-  return { contexts: sortedModels(checks.map((c) => c.model)) };
+  const model = { contexts: sortedModels(checks.map((c) => c.model)) };
+  checkJobVariables(model, reporter);
+  return model;
 }
 
 /** Context models in name order (the program model's order). */

@@ -3,6 +3,7 @@
 // `PAYOrder` and `PayORDER` are both `…/pay_order`, and only one of them could be reached (WOW3024).
 import type { AggregateModel, CommandModel } from "../model.js";
 import { commandRoute } from "../../runtime/model/command-route.js";
+import { looseHash } from "./loose-hash.js";
 import type { Reporter } from "./reporter.js";
 
 interface Placed {
@@ -11,9 +12,8 @@ interface Placed {
 }
 
 /**
- * Reports each command whose route an earlier command of `context` already has. Two names can
- * only share a snake_case spelling when they are equal ignoring case, `_` and `-`, so routes are
- * made only for commands whose names meet on a hash of that (`looseHash`): in most builds, none.
+ * Reports each command whose route an earlier command of `context` already has. Routes are made
+ * only for commands whose aggregate and command names meet on `looseHash`: in most builds, none.
  */
 export function checkRoutes(context: string, aggregates: readonly AggregateModel[], reporter: Reporter): void {
   const byHash = new Map<number, Placed[]>();
@@ -42,15 +42,4 @@ export function checkRoutes(context: string, aggregates: readonly AggregateModel
 
 function routeOf(context: string, { aggregate, command }: Placed): { method: string; path: string } {
   return commandRoute(context, aggregate.name, command.name, command);
-}
-
-/** A hash of `name` in lower case without `_` and `-`, continuing `seed`; equal for names snake_case spells alike. */
-function looseHash(name: string, seed: number): number {
-  let hash = (Math.imul(seed, 31) + 47) | 0; // separates the aggregate's part from the command's
-  for (let i = 0; i < name.length; i++) {
-    const code = name.charCodeAt(i);
-    if (code === 95 || code === 45) continue; // `_`, `-`
-    hash = (Math.imul(hash, 31) + (code >= 65 && code <= 90 ? code + 32 : code)) | 0;
-  }
-  return hash;
 }

@@ -296,6 +296,11 @@ export const messages = {
     message: "Unknown {argument} '{value}'.",
     hint: "{suggestion}'{argument}' is one of: {allowed}.",
   },
+  WOW4009: {
+    severity: "error",
+    message: "Job '{name}' would share its environment variables with job '{other}' ({variable} and the rest).",
+    hint: "A job's settings are overridden by variables named from its key under `wow.schedules` in SCREAMING_SNAKE_CASE, so names that differ only in capitals or in '-', '_' and '.' meet; rename one of the two jobs.",
+  },
 
   // ── WOW5xxx: host cross-check (`wowc check --host <tsconfig>`) ─────────────────────────────────
   WOW5001: {

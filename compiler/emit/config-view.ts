@@ -125,12 +125,17 @@ export function configDefaults(model: ProgramModel): object {
   return { wow: { schedules, timers: { "poll-interval": "1s", "max-attempts": 10 } } };
 }
 
-/** `WOW_SCHEDULES__RECEIVE_DELIVERIES__EXPRESSION` → `wow/schedules/receive-deliveries/expression`: `__` separates levels. */
+/** The environment variable that overrides `setting` of the job under `key`: `__` separates levels. */
+export function environmentVariable(key: string, setting: string): string {
+  return `WOW_SCHEDULES__${screamingSnake(key)}__${screamingSnake(setting)}`;
+}
+
+/** `WOW_SCHEDULES__RECEIVE_DELIVERIES__EXPRESSION` → `wow/schedules/receive-deliveries/expression`. */
 export function environmentEntries(model: ProgramModel): EnvironmentEntry[] {
   const entries: EnvironmentEntry[] = [];
   for (const { key } of jobConfigs(model)) {
     for (const setting of ["expression", "zone", "misfire", "enabled"]) {
-      entries.push({ variable: `WOW_SCHEDULES__${screamingSnake(key)}__${screamingSnake(setting)}`, path: ["wow", "schedules", key, setting] });
+      entries.push({ variable: environmentVariable(key, setting), path: ["wow", "schedules", key, setting] });
     }
   }
   for (const setting of ["poll-interval", "max-attempts"]) entries.push({ variable: `WOW_TIMERS__${screamingSnake(setting)}`, path: ["wow", "timers", setting] });

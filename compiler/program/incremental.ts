@@ -18,6 +18,7 @@ import { scopeSignature } from "../binder/signature.js";
 import type { BoundProgram, ContextScope } from "../binder/symbols.js";
 import { checkContext, sortedModels, type ContextCheck } from "../checker/check.js";
 import { checkCompleteness } from "../checker/completeness.js";
+import { checkJobVariables } from "../checker/job-variables.js";
 import { ScheduleVerdicts } from "../checker/jobs.js";
 import { Reporter } from "../checker/reporter.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -79,6 +80,8 @@ export class IncrementalProgram {
   private contexts = new Map<string, ContextState>();
   /** Contexts whose names the SDK would give twice (WOW3023): across contexts, redone each compile. */
   private contextNameDiagnostics: readonly Diagnostic[] = [];
+  /** Jobs whose environment variables would meet (WOW4009): across contexts, redone each compile. */
+  private jobVariableDiagnostics: readonly Diagnostic[] = [];
   private complete: boolean | undefined;
   /** Each event named by some `produces`, with how many contexts name it; and what each context names. */
   private readonly producedCounts = new Map<string, number>();
@@ -101,6 +104,10 @@ export class IncrementalProgram {
     const { program, rebound, reshaped } = phases.run("bind", () => this.bind(files, work));
     const models = phases.run("check", () => this.check(program, rebound, reshaped, complete, work));
     this.work = work;
+    // Across contexts (a job's key depends on the others' job names), so redone on every compile.
+    const jobReporter = new Reporter();
+    checkJobVariables({ contexts: models }, jobReporter);
+    this.jobVariableDiagnostics = jobReporter.diagnostics;
 
     const diagnostics = sortDiagnostics(this.diagnostics(parsedFiles));
     const model = { contexts: models };
@@ -217,7 +224,7 @@ export class IncrementalProgram {
   private diagnostics(parsedFiles: readonly ParsedFile[]): Diagnostic[] {
     const all: Diagnostic[] = [];
     for (const parsed of parsedFiles) all.push(...parsed.diagnostics);
-    all.push(...this.contextNameDiagnostics);
+    all.push(...this.contextNameDiagnostics, ...this.jobVariableDiagnostics);
     for (const state of this.contexts.values()) {
       all.push(...state.bindDiagnostics, ...state.checked!.diagnostics);
       if (state.completeness !== undefined) all.push(...state.completeness);

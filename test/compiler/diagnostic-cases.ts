@@ -641,4 +641,17 @@ export const cases: readonly DiagnosticCase[] = [
     `),
     expected: ["WOW4008 9:60", "WOW4008 9:79"],
   },
+  {
+    code: "WOW4009",
+    title: "two jobs whose environment variables meet",
+    sources: shop(`
+      saga Ticker {
+        @OnSchedule(name = "nightly-sweep", cron = "0 0 0 * * *")
+        job sweep
+        @OnSchedule(name = "NightlySweep", cron = "0 0 1 * * *")
+        job sweepAgain
+      }
+    `),
+    expected: ["WOW4009 12:7"],
+  },
 ];
