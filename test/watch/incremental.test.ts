@@ -227,4 +227,19 @@ type Money { amount: decimal }
     expect(program.lastWork.bound).toBe(1);
     expect(codes([file("a.wow", "order-2"), file("b.wow", "order-two")])).toEqual([]);
   });
+
+  it("two jobs whose environment variables meet are reported while both exist, across contexts", () => {
+    const file = (path: string, context: string, job: string) => ({
+      path,
+      text: `context ${context}\n\nsaga Sweeper {\n  @OnSchedule(name = "${job}", cron = "0 0 0 * * *")\n  job sweep\n}\n`,
+    });
+    const program = new IncrementalProgram();
+    const codes = (sources: { path: string; text: string }[]) =>
+      program.compile(sources, { manifest: false }).diagnostics.map((d) => `${d.loc?.file.path} ${d.code}`);
+    expect(codes([file("a.wow", "a", "nightly"), file("b.wow", "b", "weekly")])).toEqual([]);
+    // Only b.wow changes and only b is re-checked, yet its job now meets a's (keys "nightly" and "Nightly").
+    expect(codes([file("a.wow", "a", "nightly"), file("b.wow", "b", "Nightly")])).toEqual(["b.wow WOW4009"]);
+    expect(program.lastWork.checked).toBe(1);
+    expect(codes([file("a.wow", "a", "nightly"), file("b.wow", "b", "weekly")])).toEqual([]);
+  });
 });
