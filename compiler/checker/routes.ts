@@ -3,43 +3,34 @@
 // `PAYOrder` and `PayORDER` are both `…/pay_order`, and only one of them could be reached (WOW3024).
 import type { AggregateModel, CommandModel } from "../model.js";
 import { commandRoute } from "../../runtime/model/command-route.js";
-import { looseHash } from "./loose-hash.js";
 import type { Reporter } from "./reporter.js";
+import { forEachSpelledAlike, looseHash } from "./spelled-alike.js";
 
 interface Placed {
   readonly aggregate: AggregateModel;
   readonly command: CommandModel;
 }
 
-/**
- * Reports each command whose route an earlier command of `context` already has. Routes are made
- * only for commands whose aggregate and command names meet on `looseHash`: in most builds, none.
- */
+/** Reports each command whose route an earlier command of `context` already has. */
 export function checkRoutes(context: string, aggregates: readonly AggregateModel[], reporter: Reporter): void {
-  const byHash = new Map<number, Placed[]>();
-  for (const aggregate of aggregates) {
-    const aggregateHash = looseHash(aggregate.name, 0);
-    for (const command of aggregate.commands) {
-      const hash = looseHash(command.name, aggregateHash);
-      const earlier = byHash.get(hash);
-      if (earlier === undefined) {
-        byHash.set(hash, [{ aggregate, command }]);
-        continue;
-      }
-      const route = routeOf(context, { aggregate, command });
-      const other = earlier.find((placed) => {
-        const theirs = routeOf(context, placed);
-        return theirs.method === route.method && theirs.path === route.path;
-      });
-      if (other !== undefined) {
-        const args = { name: command.name, other: `${other.aggregate.name}.${other.command.name}`, method: route.method, path: route.path };
-        reporter.report("WOW3024", args, command.decl.name.loc);
-      }
-      earlier.push({ aggregate, command });
-    }
-  }
+  const route = ({ aggregate, command }: Placed) => commandRoute(context, aggregate.name, command.name, command);
+  forEachSpelledAlike(
+    placed(aggregates),
+    ({ aggregate, command }) => looseHash(command.name, looseHash(aggregate.name)),
+    (item) => {
+      const { method, path } = route(item);
+      return `${method} ${path}`;
+    },
+    (item, earlier) => {
+      const { method, path } = route(item);
+      const args = { name: item.command.name, other: `${earlier.aggregate.name}.${earlier.command.name}`, method, path };
+      reporter.report("WOW3024", args, item.command.decl.name.loc);
+    },
+  );
 }
 
-function routeOf(context: string, { aggregate, command }: Placed): { method: string; path: string } {
-  return commandRoute(context, aggregate.name, command.name, command);
+function placed(aggregates: readonly AggregateModel[]): Placed[] {
+  const out: Placed[] = [];
+  for (const aggregate of aggregates) for (const command of aggregate.commands) out.push({ aggregate, command });
+  return out;
 }

@@ -24,6 +24,17 @@ function shop(more = "", edit: (text: string) => string = (text) => text): strin
   return edit(base) + dedent(more);
 }
 
+/** A second context, for references across contexts: aggregate Invoice with command Issue and event Issued. */
+export const billing = `
+        context billing
+        aggregate Invoice {
+          command Issue {}
+          event Issued {}
+          @OnCommand(produces = [Issued])
+          on Issue
+        }
+      `;
+
 export const cases: readonly DiagnosticCase[] = [
   // ── WOW1xxx: syntax (the parser's codes; more cases live in test/grammar) ──
   {
@@ -201,15 +212,7 @@ export const cases: readonly DiagnosticCase[] = [
     code: "WOW2005",
     title: "unknown context",
     sources: {
-      "billing.wow": `
-        context billing
-        aggregate Invoice {
-          command Issue {}
-          event Issued {}
-          @OnCommand(produces = [Issued])
-          on Issue
-        }
-      `,
+      "billing.wow": billing,
       "shop.wow": shop(`
         saga Billing {
           @OnEvent(commands = [biling.Issue])

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { messages, type DiagnosticCode } from "../../compiler/diagnostics/messages.js";
-import { cases } from "./diagnostic-cases.js";
+import { billing, cases } from "./diagnostic-cases.js";
 import { buildCaseCodes } from "./build-cases.js";
 import { hostCaseCodes } from "../host-check/cases.js";
 import { toolCaseCodes } from "../tools/diagnostic-cases.js";
@@ -38,15 +38,7 @@ describe("diagnostic codes", () => {
 
   it("words the hint of an unknown qualified reference with the simple name and the context looked in", () => {
     const { diagnostics } = compile({
-      "billing.wow": `
-        context billing
-        aggregate Invoice {
-          command Issue {}
-          event Issued {}
-          @OnCommand(produces = [Issued])
-          on Issue
-        }
-      `,
+      "billing.wow": billing,
       "shop.wow": `
         context shop
         service Mailer
