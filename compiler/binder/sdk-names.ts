@@ -126,12 +126,32 @@ export function checkContextSdkNames(contexts: Iterable<ContextScope>, reporter:
   const taken = new Map<string, string>();
   for (const scope of contexts) {
     const alias = camelCase(scope.name);
+    const clause = scope.files[0]?.context;
+    if (rootSdkNames.has(alias)) {
+      if (clause !== undefined) reporter.report("WOW3025", { name: scope.name, alias }, clause.name.loc);
+      continue;
+    }
     const other = taken.get(alias);
     if (other === undefined) {
       taken.set(alias, scope.name);
       continue;
     }
-    const clause = scope.files[0]?.context;
     if (clause !== undefined) reporter.report("WOW3023", { name: scope.name, other, alias }, clause.name.loc);
   }
 }
+
+/**
+ * The names the SDK's root module exports of its own (templates/sdk.ts.hbs and config.ts.hbs), beside
+ * one namespace per context. A context named like one of them (`load-config`) would take its place
+ * without a word from TypeScript: a module's own `export * as loadConfig` hides what an
+ * `export *` brings. WOW3025; test/emit/sdk-names.test.ts holds the templates to this list.
+ */
+export const rootSdkNames: ReadonlySet<string> = new Set([
+  // sdk.ts
+  "AggregateRef", "AggregateRegistration", "AggregateType", "Awaitable", "Command", "CommandMessage",
+  "CommandRejection", "DecideScope", "Decided", "Decision", "Event", "EventMessage", "JobCommand",
+  "JobContext", "SagaCancel", "SagaContext", "SagaOutput", "SagaRegistration", "SagaSchedule",
+  "SagaSend", "ScheduleTick", "TargetRef", "aggregateType",
+  // config.ts
+  "JobName", "LoadConfigOptions", "configDefaults", "configEnvironment", "configSchema", "loadConfig",
+]);

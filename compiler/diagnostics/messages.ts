@@ -254,6 +254,11 @@ export const messages = {
     message: "Command '{name}' would have the HTTP route of '{other}': `{method} {path}`.",
     hint: "Routes spell aggregates and commands in snake_case (`PayOrder` is `pay_order`), so names that differ only in capitals or '_' meet, and only one of the two commands could be reached; rename one of them.",
   },
+  WOW3025: {
+    severity: "error",
+    message: "Context '{name}' would be '{alias}' in the SDK, a name the SDK's root module already exports.",
+    hint: "The generated SDK names a context in camelCase beside its own exports (`loadConfig`, `configSchema`, `aggregateType`, …), and the context would hide the SDK's own '{alias}'; rename the context.",
+  },
 
   // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────
   WOW4001: {

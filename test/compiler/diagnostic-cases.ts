@@ -551,6 +551,17 @@ export const cases: readonly DiagnosticCase[] = [
     `),
     expected: ["WOW3024 10:11", "WOW3024 18:11"],
   },
+  {
+    code: "WOW3025",
+    title: "a context that the SDK would name like one of its own exports",
+    sources: {
+      "a.wow": `
+        context load-config
+        type Money { amount: decimal }
+      `,
+    },
+    expected: ["WOW3025 1:9"],
+  },
 
   // ── WOW4xxx: jobs and cron ──
   {

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bind } from "../../compiler/binder/bind.js";
-import { sdkNames } from "../../compiler/binder/sdk-names.js";
+import { rootSdkNames, sdkNames } from "../../compiler/binder/sdk-names.js";
 import { Reporter } from "../../compiler/checker/reporter.js";
 import { compileSources } from "../../compiler/program/compile.js";
 import { contextFolder } from "../../compiler/emit/imports.js";
@@ -39,4 +39,15 @@ describe("the names the SDK gives each declaration", () => {
       }
     });
   }
+});
+
+describe("the names the SDK's root module exports of its own", () => {
+  it("are the names a context may not take (WOW3025)", () => {
+    const files = generate(projects.eshop!);
+    const own = files.filter((f) => f.path === "sdk.ts" || f.path === "config.ts");
+    expect(own.map((f) => f.path).sort()).toEqual(["config.ts", "sdk.ts"]);
+    const listed = own.flatMap((f) => [...f.text.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) => m[1]!.split(",").map((n) => n.trim())));
+    const exported = new Set([...own.flatMap((f) => exportedNames(f.text)), ...listed.filter((n) => n !== "")]);
+    expect(exported).toEqual(new Set(rootSdkNames));
+  });
 });
