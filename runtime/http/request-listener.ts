@@ -12,7 +12,7 @@ import { DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
 import { checkId, handleCommand, Headers } from "./command-handler.js";
 import { bodyValidator, type ManifestLike } from "./body-validator.js";
 import { HttpError } from "./http-error.js";
-import { commandRoutes, routeKey, type CommandRoute } from "./routes.js";
+import { commandRoutes, routeKey, routeTable } from "./routes.js";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -55,11 +55,7 @@ export function createRequestListener(host: WowHost, options: HttpOptions = {}):
   const bodyLimit = options.bodyLimit ?? options.config?.["body-limit"] ?? DEFAULT_BODY_LIMIT;
   const onServerError = options.onServerError ?? ((error: unknown) => console.error("wow.http: server error", error));
   const validate = options.manifest ? bodyValidator(options.manifest) : undefined;
-  const routes = new Map<string, CommandRoute>();
-  for (const route of commandRoutes(host.aggregates)) {
-    const segments = route.path.slice(1).split("/");
-    routes.set(routeKey(route.method, segments, route.create), route);
-  }
+  const routes = routeTable(host.aggregates);
 
   const dispatch = async (req: IncomingMessage): Promise<Reply> => {
     const method = req.method ?? "GET";

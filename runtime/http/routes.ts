@@ -29,3 +29,21 @@ export function routeKey(method: string, segments: readonly string[], create: bo
   const shape = segments.map((s, i) => (i === 2 || (!create && i === 4) ? "*" : s));
   return `${method} /${shape.join("/")}`;
 }
+
+/**
+ * The routes by `routeKey`, for serving. Two commands with one route (`PayNow` and `PAY_NOW` in one
+ * aggregate: both `pay_now`) are refused: only one of them could be reached. Sources that
+ * `wowc build` accepts never have them (WOW3024); registrations written by hand can.
+ */
+export function routeTable(aggregates: readonly AggregateRegistration[]): Map<string, CommandRoute> {
+  const table = new Map<string, CommandRoute>();
+  for (const route of commandRoutes(aggregates)) {
+    const key = routeKey(route.method, route.path.slice(1).split("/"), route.create);
+    const other = table.get(key);
+    if (other !== undefined) {
+      throw new Error(`commands ${other.type} and ${route.type} have one HTTP route, ${route.method} ${route.path}, and only one could be reached: rename one of them`);
+    }
+    table.set(key, route);
+  }
+  return table;
+}
