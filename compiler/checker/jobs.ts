@@ -29,8 +29,9 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
 
   const name = annotations.string("OnSchedule", "name");
   if (name !== undefined) {
-    if (!jobNamePattern.test(name.value)) {
-      reporter.report("WOW4005", { name: name.value }, name.loc);
+    const invalid = !jobNamePattern.test(name.value) ? "use only letters, digits, '_' and '-'" : name.value === "__proto__" ? "a JavaScript object cannot hold it as a key of the runtime configuration" : undefined;
+    if (invalid !== undefined) {
+      reporter.report("WOW4005", { name: name.value, reason: invalid }, name.loc);
       valid = false;
     } else {
       const key = `${scope.name}/${name.value}`;

@@ -283,8 +283,8 @@ export const messages = {
   },
   WOW4005: {
     severity: "error",
-    message: "Invalid job name '{name}'.",
-    hint: "A job name is one or more letters, digits, '_' and '-' (e.g. \"receive-deliveries\").",
+    message: "Invalid job name '{name}': {reason}.",
+    hint: "A job name is one or more letters, digits, '_' and '-' (e.g. \"receive-deliveries\"), other than `__proto__`: it is the job's key under `wow.schedules` in the runtime configuration.",
   },
   WOW4006: {
     severity: "error",

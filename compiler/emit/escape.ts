@@ -31,15 +31,20 @@ export function identifier(name: string): string {
   return `${/^[0-9]/.test(cleaned) || cleaned === "" ? "_" : ""}${cleaned}$`;
 }
 
-/** A property key: the bare name when it is an identifier name (reserved words are fine there), else a string literal. */
+/**
+ * A property key: the bare name when it is an identifier name (reserved words are fine there), else
+ * a string literal. `__proto__` is written computed, `["__proto__"]`: in an object literal, the bare
+ * or quoted key would set the object's prototype instead of making a property.
+ */
 export function propertyKey(name: string): string {
+  if (name === "__proto__") return `[${stringLiteral(name)}]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name);
 }
 
 /** A property access on `object`: `.name` or `["na-me"]`. */
 export function propertyAccess(object: string, name: string): string {
   const key = propertyKey(name);
-  return key === name ? `${object}.${name}` : `${object}[${key}]`;
+  return key === name ? `${object}.${name}` : `${object}[${stringLiteral(name)}]`;
 }
 
 /** Printable ASCII without `"` or `\`: the common case, written as it is. */

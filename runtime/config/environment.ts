@@ -16,10 +16,11 @@ export function readEnvironment(
     const path = table[variable];
     let node = overrides;
     for (const key of path.slice(0, -1)) {
-      const next = node[key];
-      node = (typeof next === "object" && next !== null ? next : (node[key] = {})) as Record<string, unknown>;
+      const next = Object.hasOwn(node, key) ? node[key] : undefined;
+      if (typeof next === "object" && next !== null) node = next as Record<string, unknown>;
+      else node = setOwn(node, key, {}) as Record<string, unknown>;
     }
-    node[path[path.length - 1]] = coerce(raw);
+    setOwn(node, path[path.length - 1]!, coerce(raw));
     sources.set(pointer(path), variable);
   }
   return { overrides, sources };
@@ -36,4 +37,14 @@ function coerce(raw: string): unknown {
 /** A JSON pointer for a path: `/wow/schedules/a~1b`. */
 export function pointer(path: readonly string[]): string {
   return path.map((key) => `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
+
+/**
+ * `object[key] = value` as an own data property, whatever the key: a job may be named `__proto__`,
+ * and a plain assignment of that key would set the object's prototype instead (and reading
+ * `node["__proto__"]` on the way down would reach `Object.prototype` itself).
+ */
+export function setOwn<T>(object: Record<string, unknown>, key: string, value: T): T {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  return value;
 }

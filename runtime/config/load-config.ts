@@ -10,7 +10,7 @@ import { CronExpression } from "../cron/cron-expression.js";
 import { isValidTimeZone } from "../cron/zone.js";
 import { parseDuration } from "../model/duration.js";
 import { WowConfigError } from "./config-error.js";
-import { pointer, readEnvironment } from "./environment.js";
+import { pointer, readEnvironment, setOwn } from "./environment.js";
 import type { ConfigProblem, WowConfig } from "./types.js";
 
 export const CONFIG_FILE_NAME = "wow.config.json";
@@ -122,7 +122,7 @@ function propertiesAt(schema: unknown): Record<string, unknown> {
 function merge(base: unknown, over: unknown): unknown {
   if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
   const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = key in base ? merge(base[key], value) : value;
+  for (const [key, value] of Object.entries(over)) setOwn(out, key, Object.hasOwn(base, key) ? merge(base[key], value) : value);
   return out;
 }
 

@@ -613,14 +613,16 @@ export const cases: readonly DiagnosticCase[] = [
   },
   {
     code: "WOW4005",
-    title: "invalid job name",
+    title: "invalid job names (a character outside the set, and `__proto__`)",
     sources: shop(`
       saga Ticker {
         @OnSchedule(name = "every hour", cron = "0 0 * * * *", commands = [PlaceOrder])
         job tick
+        @OnSchedule(name = "__proto__", cron = "0 0 * * * *", commands = [PlaceOrder])
+        job proto
       }
     `),
-    expected: ["WOW4005 9:22"],
+    expected: ["WOW4005 9:22", "WOW4005 11:22"],
   },
   {
     code: "WOW4006",

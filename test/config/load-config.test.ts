@@ -88,3 +88,25 @@ describe("loadWowConfig", () => {
     expect(problems({ wow: { timers: { "poll-interval": "soon" } } }).map((p) => p.path)).toEqual(["/wow/timers/poll-interval"]);
   });
 });
+
+describe("keys named __proto__", () => {
+  // A plain `object[key] = …` with this key sets a prototype instead of a property, and walking a
+  // path through it reaches Object.prototype itself. (No job can have the name: WOW4005.)
+  it("in the file, an unknown property at its path, not a prototype", () => {
+    const found = problems({ wow: JSON.parse('{"__proto__":{"polluted":true}}') });
+    expect(found.map((p) => p.path)).toEqual(["/wow/__proto__"]);
+    expect("polluted" in {}).toBe(false);
+  });
+
+  it("on an environment variable's path, an unknown property, and Object.prototype untouched", () => {
+    let thrown: unknown;
+    try {
+      loadWowConfig({ schema, defaults, environment: { ...environment, WOW_POLLUTE: ["wow", "__proto__", "polluted"] }, cwd: dir, env: { WOW_POLLUTE: "true" } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect("polluted" in {}).toBe(false);
+    expect(thrown).toBeInstanceOf(WowConfigError);
+    expect((thrown as WowConfigError).problems).toEqual([expect.objectContaining({ path: "/wow/__proto__", source: "WOW_POLLUTE" })]);
+  });
+});

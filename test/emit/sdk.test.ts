@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ESHOP, generate, readWowSources, REPO, tsFilesUnder, typeCheck, writeFiles } from "./helpers.js";
+import ts from "typescript";
 import type { EmittedFile } from "../../compiler/emit/emit.js";
 
 const GOLDEN = join(REPO, "test/emit/golden/eshop");
@@ -68,9 +69,30 @@ describe("the hostile fixture", () => {
     }
     expect(all).toContain("readonly class: string;");
     expect(all).toContain("default$: string, delete$: number");
-    expect(all).toContain("body: { default: default$, delete: delete$, weird }");
+    expect(all).toContain("body: { default: default$, delete: delete$, weird, [\"__proto__\"]: __proto__ }");
+  });
+
+  it("makes __proto__ an own property of the objects it builds, not their prototype", () => {
+    // In an object literal, `__proto__: x` and `"__proto__": x` set the prototype; only the computed
+    // key makes a property. Run the generated enum object and command factory to see which it is.
+    const source = ["types.ts", "aggregates.ts"].map((name) => hostile.find((f) => f.path === `hostile/${name}`)!.text).join("\n");
+    const kind = evaluate(source, "Kind") as Record<string, string>;
+    expect(Object.keys(kind)).toEqual(["class", "default", "new", "__proto__"]);
+    expect(Object.getPrototypeOf(kind)).toBe(Object.prototype);
+    const open = evaluate(source, "Open") as (...args: unknown[]) => { body: object };
+    const body = open("d", 1, {}, "__proto__").body;
+    expect(Object.hasOwn(body, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
   });
 });
+
+/** Transpiles generated TypeScript (imports dropped) and returns the value it declares as `name`. */
+function evaluate(source: string, name: string): unknown {
+  const body = source.replace(/^import [^;]*;$/gm, "").replace(/^export /gm, "");
+  const js = ts.transpileModule(body, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None } }).outputText;
+  const $wow = { aggregateType: (context: string, aggregate: string) => ({ context, aggregate }) }; // what the modules call at load
+  return new Function("$wow", `${js}\nreturn ${name};`)($wow);
+}
 
 describe("tsc --noEmit --strict", () => {
   it("accepts the SDK, the example's implementation and the hostile SDK, and every @ts-expect-error is used", () => {
