@@ -360,6 +360,11 @@ export const messages = {
     message: "Cannot write '{path}': {reason}",
     hint: "Check that the output directory is writable, or choose another with --out.",
   },
+  WOW6004: {
+    severity: "error",
+    message: "This file is not UTF-8: the byte {byte} here does not start a complete UTF-8 character.",
+    hint: "`.wow` files are read as UTF-8, and this one was probably saved in another encoding (Latin-1, Windows-1252); save it as UTF-8. Until then, `wowc fmt` leaves it as it is.",
+  },
 
   // ── WOW7xxx: tools (`wowc diff`, `wowc init`) ─────────────────────────────────────────────────
   WOW7001: {

@@ -4,9 +4,9 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { CliIO } from "../cli/run-cli.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { findSources } from "../program/sources.js";
+import { decodeSource, findSources, reasonOf, type DecodedSource } from "../program/sources.js";
 import { formatFile } from "./format-text.js";
 
 export const fmtHelp = `wowc fmt [paths…] [--check] — format .wow files in one canonical layout
@@ -50,7 +50,18 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
   let written = 0;
   for (const path of [...new Set(files)].sort()) {
     const display = relative(io.cwd, path).split(sep).join("/") || path;
-    const result = formatFile({ path: display, text: readFileSync(path, "utf8") });
+    let source: DecodedSource;
+    try {
+      source = decodeSource(display, readFileSync(path));
+    } catch (error) {
+      failed.push(createDiagnostic("WOW6002", { path: display, reason: reasonOf(error) }));
+      continue;
+    }
+    if (source.invalid !== undefined) {
+      failed.push(source.invalid); // its text lost the bytes that are not UTF-8: never written back
+      continue;
+    }
+    const result = formatFile(source.file);
     if (!result.ok) {
       failed.push(...result.diagnostics);
       continue;
@@ -65,7 +76,7 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
   const color = io.isTTY === true && io.env?.NO_COLOR === undefined;
   if (failed.length > 0) {
     io.stdout(formatDiagnostics(failed, { color }));
-    io.stderr("wowc fmt: files with syntax errors were not formatted; fix the errors above and run it again.\n");
+    io.stderr("wowc fmt: files with errors were not formatted; fix the errors above and run it again.\n");
   }
   if (check) {
     if (unformatted.length > 0) {

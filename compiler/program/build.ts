@@ -12,7 +12,7 @@ import type { ContextModel, ProgramModel } from "../model.js";
 import type { CompileOptions, CompileResult } from "./compile.js";
 import { IncrementalProgram, type CompileWork } from "./incremental.js";
 import { Phases } from "./phases.js";
-import { findSources, readSources, reasonOf, type LoadedSources } from "./sources.js";
+import { findSources, readSources, reasonOf, type DecodedSource, type LoadedSources } from "./sources.js";
 
 export interface BuildOptions extends CompileOptions {
   /** The build root: sources are found under it and reported relative to it. */
@@ -55,7 +55,8 @@ export class Builder {
   private readonly root: string;
   private readonly outDir: string;
   private readonly program = new IncrementalProgram();
-  private readonly texts = new Map<string, string>();
+  /** The sources read so far, by path: kept until they change (`run(changed)`). */
+  private readonly sources = new Map<string, DecodedSource>();
   private readonly emitted = new WeakMap<ContextModel, EmittedFile[]>();
   private readonly memory = new OutputMemory();
   private paths: Set<string> | undefined;
@@ -121,16 +122,14 @@ export class Builder {
   /** Reads the sources, reusing the text of those not in `changed` (all are read without it). */
   private load(paths: readonly string[], changed: ReadonlySet<string> | undefined): LoadedSources {
     const wanted = new Set(paths);
-    for (const path of this.texts.keys()) {
-      if (changed === undefined || changed.has(path) || !wanted.has(path)) this.texts.delete(path);
+    for (const path of this.sources.keys()) {
+      if (changed === undefined || changed.has(path) || !wanted.has(path)) this.sources.delete(path);
     }
-    const read = readSources(this.root, paths.filter((path) => !this.texts.has(path)));
-    for (const file of read.files) this.texts.set(file.path, file.text);
-    const files = [...wanted].sort().flatMap((path) => {
-      const text = this.texts.get(path);
-      return text === undefined ? [] : [{ path, text }];
-    });
-    return { files, diagnostics: read.diagnostics };
+    const read = readSources(this.root, paths.filter((path) => !this.sources.has(path)));
+    for (const source of read.decoded) this.sources.set(source.file.path, source);
+    const kept = [...wanted].sort().flatMap((path) => this.sources.get(path) ?? []);
+    // A kept source's WOW6004 is reported on every run, as its file's syntax errors are.
+    return { files: kept.map((s) => s.file), diagnostics: [...read.unreadable, ...kept.flatMap((s) => s.invalid ?? [])] };
   }
 
   private emitProgram(model: ProgramModel): EmittedFile[] {

@@ -9,6 +9,8 @@ export interface BuildCase {
   readonly code: DiagnosticCode;
   readonly title: string;
   readonly run: () => BuildResult;
+  /** Where in a source it is reported (`path:line:col`), for a code that has a place. */
+  readonly at?: string;
 }
 
 const clean = "context shop\naggregate A {\n  command C {}\n  event E {}\n  @OnCommand(produces = [E])\n  on C\n}\n";
@@ -37,6 +39,16 @@ export const buildCases: readonly BuildCase[] = [
       mkdirSync(join(root, "blocked"));
       writeFileSync(join(root, "blocked", "generated"), "a file where the output directory should be");
       return build({ root, outDir: join(root, "blocked", "generated"), write: true });
+    },
+  },
+  {
+    code: "WOW6004",
+    title: "a source saved as Latin-1, not UTF-8 (\"café\" in a doc comment, with é as the byte 0xE9)",
+    at: "latin1.wow:2:8",
+    run: () => {
+      const root = tempDir();
+      writeFileSync(join(root, "latin1.wow"), Buffer.concat([Buffer.from("context shop\n/** caf"), Buffer.from([0xe9]), Buffer.from(" */\n" + clean.slice("context shop\n".length))]));
+      return build({ root, write: false });
     },
   },
 ];

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { build } from "../../compiler/program/build.js";
 import { buildCases, tempDir } from "./build-cases.js";
 import { textOf } from "../../compiler/emit/emit.js";
+import { positionOf } from "../../compiler/diagnostics/line-map.js";
 
 describe("build", () => {
   for (const c of buildCases) {
@@ -12,7 +13,8 @@ describe("build", () => {
       const result = c.run();
       expect(result.diagnostics.map((d) => d.code)).toContain(c.code);
       const d = result.diagnostics.find((x) => x.code === c.code)!;
-      expect(d.loc).toBeUndefined();
+      if (c.at === undefined) expect(d.loc).toBeUndefined();
+      else expect(d.loc && `${d.loc.file.path}:${positionOf(d.loc.file, d.loc.start).line}:${positionOf(d.loc.file, d.loc.start).column}`).toBe(c.at);
       expect(d.hint).toBeTruthy();
     });
   }

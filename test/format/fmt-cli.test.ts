@@ -37,6 +37,20 @@ describe("wowc fmt", () => {
     expect(readFileSync(join(dir, "ok.wow"), "utf8")).toBe(tidy);
   });
 
+  it("leaves a file that is not UTF-8 byte for byte as it is (WOW6004), and formats the others", async () => {
+    const dir = scratchDir();
+    // A doc comment saved as Latin-1: "café" with é as the one byte 0xE9.
+    const latin1 = Buffer.concat([Buffer.from("context shop\n/** caf"), Buffer.from([0xe9]), Buffer.from(" */\ntype T{a:int}\n")]);
+    writeFileSync(join(dir, "latin1.wow"), latin1);
+    writeFileSync(join(dir, "ok.wow"), messy);
+    const result = await wowc(["fmt"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("latin1.wow:2:8 - error WOW6004: This file is not UTF-8: the byte 0xE9 here");
+    expect(readFileSync(join(dir, "latin1.wow")).equals(latin1)).toBe(true);
+    expect(readFileSync(join(dir, "ok.wow"), "utf8")).toBe(tidy);
+    expect((await wowc(["fmt", "--check", "latin1.wow"], dir)).code).toBe(1);
+  });
+
   it("reports a missing path and unknown options as usage errors", async () => {
     expect((await wowc(["fmt", "nope.wow"], scratchDir())).code).toBe(2);
     expect((await wowc(["fmt", "--wat"], scratchDir())).code).toBe(2);

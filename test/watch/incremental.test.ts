@@ -197,6 +197,26 @@ describe("incremental builds equal builds from nothing", () => {
   });
 });
 
+describe("a source that is not UTF-8 (WOW6004)", () => {
+  it("is reported on every rebuild until it is saved as UTF-8, not only when it was read", () => {
+    const dir = scratchDir("wowc-incremental-");
+    writeFileSync(join(dir, "a.wow"), Buffer.concat([Buffer.from("context a\n/** caf"), Buffer.from([0xe9]), Buffer.from(" */\ntype T { x: int }\n")]));
+    writeFileSync(join(dir, "b.wow"), "context b\ntype U { y: int }\n");
+    const builder = new Builder({ root: dir, write: true });
+    const codes = (result: BuildResult) => result.diagnostics.map((d) => `${d.loc?.file.path}:${d.code}`);
+    expect(codes(builder.run())).toEqual(["a.wow:WOW6004"]);
+    writeFileSync(join(dir, "b.wow"), "context b\ntype U { y: long }\n");
+    const other = builder.run(new Set(["b.wow"]));
+    expect(builder.lastWork.parsed).toBe(1);
+    expect(codes(other)).toEqual(["a.wow:WOW6004"]);
+    expect(other.wrote).toBe(false);
+    writeFileSync(join(dir, "a.wow"), "context a\n/** café */\ntype T { x: int }\n");
+    const fixed = builder.run(new Set(["a.wow"]));
+    expect(codes(fixed)).toEqual([]);
+    expect(fixed.wrote).toBe(true);
+  });
+});
+
 describe("incremental completeness", () => {
   it("an event that stops being produced from another context is reported in its own, unchanged context", () => {
     const a = { path: "a.wow", text: "context a\n\naggregate A {\n  command Do {}\n  event Done {}\n  @OnCommand(produces = [Done])\n  on Do\n  event Other {}\n}\n" };
