@@ -50,18 +50,39 @@ describe("robustness", () => {
     expect(withErrors).toBeGreaterThan(1000);
   });
 
-  it("the CLI exits 0 or 1 on 200 more mutated projects, never 2", async () => {
+  it("the CLI exits 0 or 1 on 200 more mutated projects, never 2, raw bytes that are not UTF-8 included", async () => {
     const random = mulberry32(7);
     const root = tempDir();
+    let notUtf8 = 0;
     for (let run = 0; run < 200; run++) {
-      for (const file of originals) writeFileSync(join(root, file.path), random() < 0.7 ? mutateSource(file.text, random) : file.text);
+      for (const file of originals) {
+        const text = random() < 0.7 ? mutateSource(file.text, random) : file.text;
+        writeFileSync(join(root, file.path), random() < 0.2 ? withRawBytes(Buffer.from(text), random) : text);
+      }
+      let stdout = "";
       let stderr = "";
-      const code = await runCli(["build", root, "--format", run % 2 === 0 ? "json" : "text"], {
-        stdout: () => {},
+      const json = run % 2 === 0;
+      const code = await runCli(["build", root, "--format", json ? "json" : "text"], {
+        stdout: (t) => void (stdout += t),
         stderr: (t) => void (stderr += t),
         cwd: root,
       });
       expect([0, 1], `run ${run}: ${stderr}`).toContain(code);
+      if (!json) continue;
+      const { diagnostics } = JSON.parse(stdout) as { diagnostics: { code: string; file?: string; line?: number; column?: number }[] };
+      for (const d of diagnostics.filter((x) => x.code === "WOW6004")) {
+        notUtf8++;
+        const lines = readFileSync(join(root, d.file!)).toString("utf8").split(/\r\n|\r|\n/);
+        expect(d.line! >= 1 && d.line! <= lines.length && d.column! >= 1 && d.column! <= lines[d.line! - 1]!.length, `run ${run}: ${d.file}:${d.line}:${d.column}`).toBe(true);
+      }
     }
+    expect(notUtf8).toBeGreaterThan(5);
   });
 });
+
+/** `bytes` with 1-6 random bytes (0x80-0xFF among them, so often not UTF-8) inserted at a random place. */
+function withRawBytes(bytes: Buffer, random: () => number): Buffer {
+  const at = Math.floor(random() * (bytes.length + 1));
+  const inserted = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 6) }, () => Math.floor(random() * 256)));
+  return Buffer.concat([bytes.subarray(0, at), inserted, bytes.subarray(at)]);
+}
