@@ -4,7 +4,8 @@
 import type { CommandMessage, EventMessage } from "../model/messages.js";
 import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
 import { jobContext, requestOf } from "../sagas/saga-requests.js";
-import { servicesFor, type SagaRuntime } from "../sagas/saga-subscriptions.js";
+import { servicesFor } from "../model/registration.js";
+import type { SagaRuntime } from "../sagas/saga-subscriptions.js";
 import type { Subscription } from "../subscriptions/subscription-service.js";
 import { JobEvents, SCHEDULE_AGGREGATE, type TickedBody } from "./job-messages.js";
 import type { PartitionOwnership } from "./partition-ownership.js";

@@ -35,3 +35,17 @@ export interface AggregateRegistration<S = any> {
 export function hasCreateCommand(registration: AggregateRegistration): boolean {
   return registration.hasCreateCommand ?? Object.values(registration.commands).some((command) => command.create === true);
 }
+
+/**
+ * The services a handler lists, picked from the host's: what its `decide`, saga or job function
+ * gets. A listed service the host does not provide is a host error, thrown with `who` (the command
+ * type or the subscription) so the log says which handler needs it.
+ */
+export function servicesFor(names: readonly string[] | undefined, services: Services, who: string): Services {
+  const picked: Record<string, unknown> = {};
+  for (const name of names ?? []) {
+    if (!(name in services)) throw new Error(`${who}: service ${name} is not provided by the host`);
+    picked[name] = services[name];
+  }
+  return picked;
+}

@@ -5,10 +5,10 @@ import type { CommandResult } from "../model/command-result.js";
 import { eventsOf, type Decision } from "../model/decision.js";
 import { CommandRejected, ErrorCodes } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
-import type { AggregateRegistration, Services } from "../model/registration.js";
+import { servicesFor, type AggregateRegistration, type Services } from "../model/registration.js";
 import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.js";
 import { buildCommit } from "./commit-builder.js";
-import { guardCommand, servicesFor } from "./command-guard.js";
+import { guardCommand } from "./command-guard.js";
 import { replay, type CommandSender } from "./command-processor.js";
 import { commandResult, duplicateMessage } from "./command-results.js";
 import { AggregateRegistry, type CommandRoute } from "./registry.js";
@@ -121,7 +121,7 @@ export class BatchDecider {
   }
 
   private run(route: CommandRoute, stream: StoredStream, command: CommandMessage, scope: ScopeRecorder): Decision | Promise<Decision> {
-    return route.command.decide(replay(route.aggregate, stream.events), command, scope, servicesFor(route, this.services));
+    return route.command.decide(replay(route.aggregate, stream.events), command, scope, servicesFor(route.command.services, this.services, command.type));
   }
 }
 

@@ -4,11 +4,10 @@ import type { CommandResult } from "../model/command-result.js";
 import { eventsOf } from "../model/decision.js";
 import { CommandRejected, ErrorCodes } from "../model/errors.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
-import type { Services } from "../model/registration.js";
-import type { AggregateRegistration } from "../model/registration.js";
+import { servicesFor, type AggregateRegistration, type Services } from "../model/registration.js";
 import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.js";
 import { buildCommit } from "./commit-builder.js";
-import { guardCommand, servicesFor } from "./command-guard.js";
+import { guardCommand } from "./command-guard.js";
 import { commandResult, duplicateMessage } from "./command-results.js";
 import { AggregateRegistry, type CommandRoute } from "./registry.js";
 import { ScopeRecorder } from "./scope-recorder.js";
@@ -85,7 +84,7 @@ export class CommandProcessor {
     const scope = new ScopeRecorder(this.clock.now());
     let decision;
     try {
-      decision = await route.command.decide(state, command, scope, servicesFor(route, this.services));
+      decision = await route.command.decide(state, command, scope, servicesFor(route.command.services, this.services, command.type));
     } catch (error) {
       if (error instanceof CommandRejected) return this.rejected(command, error.code, error.message, stream.version);
       throw error;

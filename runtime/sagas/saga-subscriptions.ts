@@ -5,7 +5,7 @@ import type { Journal } from "../journal/journal.js";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
-import type { Services } from "../model/registration.js";
+import { servicesFor, type Services } from "../model/registration.js";
 import type { SagaRegistration } from "../model/saga-registration.js";
 import type { CommandSender } from "../processing/command-processor.js";
 import type { Subscription } from "../subscriptions/subscription-service.js";
@@ -16,16 +16,6 @@ export interface SagaRuntime {
   readonly journal: Journal;
   readonly clock: Clock;
   readonly services: Services;
-}
-
-/** Picks the services a handler lists; a missing one is a host error, reported loudly. */
-export function servicesFor(names: readonly string[] | undefined, services: Services, who: string): Services {
-  const picked: Record<string, unknown> = {};
-  for (const name of names ?? []) {
-    if (!(name in services)) throw new Error(`${who}: service ${name} is not provided by the host`);
-    picked[name] = services[name];
-  }
-  return picked;
 }
 
 export function sagaSubscriptions(saga: SagaRegistration, runtime: SagaRuntime): Subscription[] {
