@@ -19,6 +19,7 @@ import { jobIndexSubscription, jobSubscriptions } from "../jobs/job-subscription
 import { hostRule } from "../jobs/job-rules.js";
 import { singleHostOwnership, type PartitionOwnership } from "../jobs/partition-ownership.js";
 import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
+import { checkServices } from "./check-services.js";
 import { MemorySubscriptionStore } from "../subscriptions/memory-subscription-store.js";
 import { SqliteSubscriptionStore } from "../subscriptions/sqlite-subscription-store.js";
 import { SubscriptionService, type SubscriptionOptions } from "../subscriptions/subscription-service.js";
@@ -75,6 +76,8 @@ export class WowHost {
   private started: Promise<void> | undefined;
 
   constructor(private readonly options: CreateHostOptions) {
+    // Before anything is opened: a host without a service its handlers list does not start.
+    checkServices(options.registrations.filter((r): r is AggregateRegistration => !isSaga(r)), options.registrations.filter(isSaga), options.services ?? {});
     this.clock = options.clock ?? systemClock;
     this.config = options.config;
     const store = options.store ?? options.config?.wow.store?.path ?? "wow.db";
