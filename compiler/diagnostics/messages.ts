@@ -358,7 +358,7 @@ export const messages = {
   WOW6003: {
     severity: "error",
     message: "Cannot write '{path}': {reason}",
-    hint: "Check that the output directory is writable, or choose another with --out.",
+    hint: "Check that the directory is writable; a build's output directory can be chosen with --out.",
   },
   WOW6004: {
     severity: "error",

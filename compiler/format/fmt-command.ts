@@ -1,13 +1,14 @@
 // `wowc fmt [paths] [--check]`: formats `.wow` files in place (files, or every `.wow` file under a
 // directory), or with `--check` lists the files that are not formatted and exits 1. A file with
 // syntax errors is never touched: its diagnostics are printed and the exit status is 1.
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { CliIO } from "../cli/run-cli.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { decodeSource, findSources, reasonOf, type DecodedSource } from "../program/sources.js";
 import { formatFile } from "./format-text.js";
+import { replaceFile } from "./replace-file.js";
 
 export const fmtHelp = `wowc fmt [paths…] [--check] — format .wow files in one canonical layout
 
@@ -47,7 +48,8 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
   }
   const unformatted: string[] = [];
   const failed: Diagnostic[] = [];
-  let written = 0;
+  /** WOW6003: a formatted file that could not be written back (it keeps its old content). */
+  const unwritten: Diagnostic[] = [];
   for (const path of [...new Set(files)].sort()) {
     const display = relative(io.cwd, path).split(sep).join("/") || path;
     let source: DecodedSource;
@@ -67,17 +69,20 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
       continue;
     }
     if (!result.changed) continue;
-    unformatted.push(display);
-    if (!check) {
-      writeFileSync(path, result.text);
-      written++;
+    if (check) {
+      unformatted.push(display);
+      continue;
+    }
+    try {
+      replaceFile(path, result.text);
+      unformatted.push(display);
+    } catch (error) {
+      unwritten.push(createDiagnostic("WOW6003", { path: display, reason: reasonOf(error) }));
     }
   }
   const color = io.isTTY === true && io.env?.NO_COLOR === undefined;
-  if (failed.length > 0) {
-    io.stdout(formatDiagnostics(failed, { color }));
-    io.stderr("wowc fmt: files with errors were not formatted; fix the errors above and run it again.\n");
-  }
+  if (failed.length + unwritten.length > 0) io.stdout(formatDiagnostics([...failed, ...unwritten], { color }));
+  if (failed.length > 0) io.stderr("wowc fmt: files with errors were not formatted; fix the errors above and run it again.\n");
   if (check) {
     if (unformatted.length > 0) {
       io.stdout(unformatted.map((f) => `${f}\n`).join(""));
@@ -88,6 +93,6 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
     return failed.length > 0 ? 1 : 0;
   }
   for (const f of unformatted) io.stdout(`Formatted ${f}\n`);
-  if (failed.length === 0) io.stdout(`${written} of ${files.length} file${files.length === 1 ? "" : "s"} changed.\n`);
-  return failed.length > 0 ? 1 : 0;
+  if (failed.length + unwritten.length === 0) io.stdout(`${unformatted.length} of ${files.length} file${files.length === 1 ? "" : "s"} changed.\n`);
+  return unwritten.length > 0 ? 2 : failed.length > 0 ? 1 : 0;
 }

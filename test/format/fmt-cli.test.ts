@@ -1,5 +1,5 @@
 // `wowc fmt [paths] [--check]` through runCli.
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scratchDir, wowc } from "../tools/run-wowc.js";
@@ -49,6 +49,34 @@ describe("wowc fmt", () => {
     expect(readFileSync(join(dir, "latin1.wow")).equals(latin1)).toBe(true);
     expect(readFileSync(join(dir, "ok.wow"), "utf8")).toBe(tidy);
     expect((await wowc(["fmt", "--check", "latin1.wow"], dir)).code).toBe(1);
+  });
+
+  it("writes through a symbolic link to its target, keeps the file's mode, and leaves no temporary file", async () => {
+    const dir = scratchDir();
+    mkdirSync(join(dir, "real"));
+    writeFileSync(join(dir, "real", "a.wow"), messy);
+    chmodSync(join(dir, "real", "a.wow"), 0o640);
+    symlinkSync(join("real", "a.wow"), join(dir, "link.wow"));
+    expect((await wowc(["fmt", "link.wow"], dir)).code).toBe(0);
+    expect(lstatSync(join(dir, "link.wow")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, "real", "a.wow"), "utf8")).toBe(tidy);
+    expect(statSync(join(dir, "real", "a.wow")).mode & 0o777).toBe(0o640);
+    expect(readdirSync(join(dir, "real"))).toEqual(["a.wow"]);
+  });
+
+  it("a file it cannot write back keeps its content whole, is reported (WOW6003), and the exit status is 2", async () => {
+    const dir = scratchDir();
+    writeFileSync(join(dir, "a.wow"), messy);
+    writeFileSync(join(dir, "b.wow"), messy);
+    // Something that is not wowc's holds the temporary name beside a.wow: never written over.
+    mkdirSync(join(dir, `.a.wow.wowc-${process.pid}.tmp`));
+    const result = await wowc(["fmt"], dir);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain("error WOW6003: Cannot write 'a.wow'");
+    expect(result.stdout).toContain("Formatted b.wow");
+    expect(result.stdout).not.toContain("Formatted a.wow");
+    expect(readFileSync(join(dir, "a.wow"), "utf8")).toBe(messy);
+    expect(readFileSync(join(dir, "b.wow"), "utf8")).toBe(tidy);
   });
 
   it("reports a missing path and unknown options as usage errors", async () => {
