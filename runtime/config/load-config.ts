@@ -63,12 +63,16 @@ export function loadWowConfig<Job extends string>(options: LoadWowConfigOptions<
       problems.push({ path: "", message: `not valid JSON: ${(error as Error).message}`, source: fileLabel });
     }
   }
-  const { overrides, sources } = readEnvironment(options.environment ?? {}, options.env ?? process.env);
+  const table = options.environment ?? {};
+  const { overrides, sources } = readEnvironment(table, options.env ?? process.env);
+  const merged = merge(merge(options.defaults, fromFile), overrides) as WowConfig<Job>;
+  // A variable under a value of the file that is not an object did not land (see merge): the
+  // problem there is the file's.
+  const landed = [...sources].filter(([, variable]) => valueAt(merged, table[variable]!) !== undefined);
   const sourceOf = (path: string): string => {
-    for (const [envPath, variable] of sources) if (envPath === path || envPath.startsWith(`${path}/`) || path.startsWith(`${envPath}/`)) return variable;
+    for (const [envPath, variable] of landed) if (envPath === path || envPath.startsWith(`${path}/`) || path.startsWith(`${envPath}/`)) return variable;
     return fileLabel;
   };
-  const merged = merge(merge(options.defaults, fromFile), overrides) as WowConfig<Job>;
   if (problems.length === 0) {
     const validate = validatorFor(options.schema);
     if (!validate(merged)) for (const error of validate.errors ?? []) problems.push(describe(error, sourceOf));
@@ -119,11 +123,27 @@ function propertiesAt(schema: unknown): Record<string, unknown> {
   return properties ?? {};
 }
 
+/**
+ * `over` laid on `base`, object by object. A value that is not an object is replaced whole; but an
+ * object is never laid over one (`"wow": 5` in the file, then an environment variable under
+ * `wow`): the value stays, for the schema to report, instead of an object without the defaults.
+ */
 function merge(base: unknown, over: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
+  if (!isPlainObject(over)) return over === undefined ? base : over;
+  if (!isPlainObject(base)) return base === undefined ? over : base;
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) setOwn(out, key, Object.hasOwn(base, key) ? merge(base[key], value) : value);
   return out;
+}
+
+/** The value at `path` through own properties of plain objects, or undefined. */
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (!isPlainObject(node) || !Object.hasOwn(node, key)) return undefined;
+    node = node[key];
+  }
+  return node;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -84,6 +84,13 @@ describe("loadWowConfig", () => {
     expect(found).toEqual([expect.objectContaining({ path: "/wow/schedules/receive-deliveries/zone", source: "WOW_SCHEDULES__RECEIVE_DELIVERIES__ZONE" })]);
   });
 
+  it("an environment variable under a value of the file that is not an object leaves that value to be reported", () => {
+    // Laid over it, the variable's object would replace it and drop the declared defaults with it.
+    expect(problems({ wow: 5 }, { WOW_TIMERS__POLL_INTERVAL: "2s" }).map((p) => `${p.path}: ${p.message} (${p.source})`)).toEqual(["/wow: must be object (wow.config.json)"]);
+    const found = problems({ wow: { schedules: { "receive-deliveries": "daily" } } }, { WOW_SCHEDULES__RECEIVE_DELIVERIES__ZONE: "UTC" });
+    expect(found.map((p) => `${p.path}: ${p.message} (${p.source})`)).toEqual(["/wow/schedules/receive-deliveries: must be object (wow.config.json)"]);
+  });
+
   it("a bad poll-interval is caught by the duration parser", () => {
     expect(problems({ wow: { timers: { "poll-interval": "soon" } } }).map((p) => p.path)).toEqual(["/wow/timers/poll-interval"]);
   });
