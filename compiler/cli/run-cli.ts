@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { helpText, parseArgs, toolCommands, UsageError, type CliArgs, type Command } from "./args.js";
+import { packageFile } from "../package-root.js";
 import type { PhaseName, PhaseTiming } from "../program/phases.js";
 
 export interface CliIO {
@@ -168,17 +169,7 @@ function internalError(error: unknown, io: CliIO): number {
   return EXIT_USAGE_OR_INTERNAL;
 }
 
-/** The version in the package.json above this module (source or compiled layout). */
+/** The version in wowc's own package.json. */
 function readVersion(): string {
-  let dir = new URL(".", import.meta.url);
-  for (let depth = 0; depth < 6; depth++) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "wowc" && pkg.version !== undefined) return pkg.version;
-    } catch {
-      // keep looking upwards
-    }
-    dir = new URL("..", dir);
-  }
-  return "unknown";
+  return (JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version?: string }).version ?? "unknown";
 }

@@ -5,6 +5,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import type { CliIO } from "../cli/run-cli.js";
 import { createDiagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
+import { packageFile } from "../package-root.js";
 import { contextNameFor, packageNameFor, scaffold } from "./scaffold.js";
 
 export const initHelp = `wowc init [dir] — scaffold a wowc project in dir (default .)
@@ -19,16 +20,8 @@ Then: cd dir && npm install && npm test
 
 /** The versions this wowc was built and tested with (its own package.json). */
 function ownPackage(): { version: string; devDependencies: Record<string, string> } {
-  let dir = new URL("../../", import.meta.url);
-  for (let depth = 0; depth < 4; depth++) {
-    const path = new URL("package.json", dir);
-    if (existsSync(path)) {
-      const pkg = JSON.parse(readFileSync(path, "utf8")) as { name?: string; version?: string; devDependencies?: Record<string, string> };
-      if (pkg.name === "wowc") return { version: pkg.version ?? "0.0.0", devDependencies: pkg.devDependencies ?? {} };
-    }
-    dir = new URL("../", dir);
-  }
-  return { version: "0.0.0", devDependencies: {} };
+  const pkg = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version?: string; devDependencies?: Record<string, string> };
+  return { version: pkg.version ?? "0.0.0", devDependencies: pkg.devDependencies ?? {} };
 }
 
 export async function runInitCommand(argv: readonly string[], io: CliIO): Promise<number> {

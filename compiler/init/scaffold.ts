@@ -1,11 +1,12 @@
 // The files of a new project, rendered from templates/init/** (handlebars, no HTML escaping: the
 // values are checked names and versions). `gitignore.hbs` becomes `.gitignore` (npm drops files
 // named .gitignore from published packages).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type HandlebarsModule from "handlebars";
+import { packageFile } from "../package-root.js";
 
 export interface ScaffoldOptions {
   /** The npm package name. */
@@ -24,15 +25,9 @@ export interface ScaffoldFile {
   readonly text: string;
 }
 
-/** templates/init/ next to compiler/ (sources) or above dist/compiler/ (the published package). */
+/** templates/init/ of the wowc package. */
 export function initTemplatesDirectory(): string {
-  let dir = new URL("../../", import.meta.url);
-  for (let depth = 0; depth < 4; depth++) {
-    const candidate = new URL("templates/init/", dir);
-    if (existsSync(new URL("package.json.hbs", candidate))) return fileURLToPath(candidate);
-    dir = new URL("../", dir);
-  }
-  throw new Error("the templates/init/ folder of wowc was not found");
+  return fileURLToPath(packageFile("templates/init/"));
 }
 
 function listTemplates(root: string): string[] {
