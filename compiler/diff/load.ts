@@ -2,10 +2,12 @@
 // directory, or a git revision (`git show <ref>:<dir>/generated/wow-manifest.json`, falling back to
 // compiling the `.wow` files of that revision when the manifest was not committed).
 import { execFileSync } from "node:child_process";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { MANIFEST_FILE_NAME, type Manifest } from "../manifest/types.js";
+import { MANIFEST_FILE_NAME, MANIFEST_VERSION, type Manifest } from "../manifest/types.js";
+import { packageFile } from "../package-root.js";
 import { build } from "../program/build.js";
 import { compileSources } from "../program/compile.js";
 
@@ -42,7 +44,26 @@ function parseManifest(text: string, origin: string): Manifest {
   if (typeof contexts !== "object" || contexts === null) {
     fail(createDiagnostic("WOW7001", { input: origin, reason: 'it has no "contexts": it is not a wowc manifest.' }));
   }
+  const version = (value as { manifestVersion?: unknown }).manifestVersion;
+  if (version !== MANIFEST_VERSION) {
+    fail(createDiagnostic("WOW7001", { input: origin, reason: `its manifestVersion is ${JSON.stringify(version)}, and this wowc reads version ${MANIFEST_VERSION}: build both sides with one wowc.` }));
+  }
+  const validate = manifestValidator();
+  if (!validate(value)) {
+    const [first, ...more] = validate.errors ?? [];
+    const where = `${first?.instancePath || "/"}: ${first?.message ?? "does not fit"}`;
+    fail(createDiagnostic("WOW7001", { input: origin, reason: `it does not fit the manifest's schema at ${where}${more.length > 0 ? ` (and ${more.length} more)` : ""}; was it edited by hand?` }));
+  }
   return value as Manifest;
+}
+
+let validator: ValidateFunction | undefined;
+
+/** schemas/wow-manifest.schema.json, which every manifest `wowc build` writes fits (test/compiler/manifest.test.ts). */
+function manifestValidator(): ValidateFunction {
+  if (validator !== undefined) return validator;
+  const schema = JSON.parse(readFileSync(packageFile("schemas/wow-manifest.schema.json"), "utf8")) as object;
+  return (validator = new Ajv2020({ allErrors: true }).compile(schema));
 }
 
 /** A manifest file, or a directory of sources built in memory. */
