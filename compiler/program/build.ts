@@ -85,7 +85,7 @@ export class Builder {
       loaded.diagnostics.push(createDiagnostic("WOW6001", { dir: displayPath(root) }));
     }
     const result = this.program.compile(loaded.files, { ...options, manifest: options.manifest ?? options.write }, phases);
-    const all = [...loaded.diagnostics, ...result.diagnostics];
+    const all = [...loaded.diagnostics, ...withoutDecodingNoise(result.diagnostics, loaded.diagnostics)];
     const diagnostics = sortDiagnostics(options.warnAsError === true ? all.map(asError) : all);
     let output: OutputResult = { changed: [], removed: [] };
     const manifest = result.manifestFile;
@@ -146,6 +146,16 @@ export class Builder {
     }
     return files;
   }
+}
+
+/**
+ * In a file that is not UTF-8 (WOW6004), the lexer's "unexpected character" at a U+FFFD is the
+ * decoder's replacement of bytes that WOW6004 explains, and its hint ("remove it") would mislead.
+ */
+function withoutDecodingNoise(diagnostics: readonly Diagnostic[], loaded: readonly Diagnostic[]): Diagnostic[] {
+  const undecodable = new Set(loaded.flatMap((d) => (d.code === "WOW6004" && d.loc !== undefined ? [d.loc.file.path] : [])));
+  if (undecodable.size === 0) return [...diagnostics];
+  return diagnostics.filter((d) => !(d.code === "WOW1001" && d.loc !== undefined && undecodable.has(d.loc.file.path) && d.loc.file.text[d.loc.start] === "\uFFFD"));
 }
 
 function asError(diagnostic: Diagnostic): Diagnostic {

@@ -19,6 +19,13 @@ describe("build", () => {
     });
   }
 
+  it("a file that is not UTF-8 gets WOW6004, not also an unexpected character for each byte the decoder replaced", () => {
+    const root = tempDir();
+    writeFileSync(join(root, "a.wow"), Buffer.concat([Buffer.from("context shop\ntype Caf"), Buffer.from([0xe9]), Buffer.from(" { a: int }\ntype Cr"), Buffer.from([0xe8]), Buffer.from("me { b: int } %\n")]));
+    const codes = build({ root, write: false }).diagnostics.map((d) => `${d.code} ${positionOf(d.loc!.file, d.loc!.start).line}:${positionOf(d.loc!.file, d.loc!.start).column}`);
+    expect(codes).toEqual(["WOW6004 2:9", "WOW1002 3:9", "WOW1001 3:23"]);
+  });
+
   it("writes the manifest only when its content changed, and never with errors", () => {
     const root = tempDir();
     writeFileSync(join(root, "shop.wow"), "context shop\naggregate A {\n  command C {}\n  event E {}\n  @OnCommand(produces = [E])\n  on C\n}\n");
