@@ -124,9 +124,10 @@ function propertiesAt(schema: unknown): Record<string, unknown> {
 }
 
 /**
- * `over` laid on `base`, object by object. A value that is not an object is replaced whole; but an
- * object is never laid over one (`"wow": 5` in the file, then an environment variable under
- * `wow`): the value stays, for the schema to report, instead of an object without the defaults.
+ * `over` laid on `base`: its objects merge into `base`'s objects, its other values replace what is
+ * there. An object of `over` never replaces a `base` value that is not one (`"wow": 5` in the file,
+ * then an environment variable under `wow`): that value stays, for the schema to report, instead of
+ * an object without the declared defaults.
  */
 function merge(base: unknown, over: unknown): unknown {
   if (!isPlainObject(over)) return over === undefined ? base : over;
