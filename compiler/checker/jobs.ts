@@ -44,12 +44,15 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
   } else valid = false;
 
   const cron = annotations.string("OnSchedule", "cron");
-  if (cron !== undefined) valid = checkCron(cron.value, cron.loc, cx) && valid;
-  else valid = false;
+  const cronValid = cron !== undefined && checkCron(cron.value, cron.loc, cx);
+  valid = cronValid && valid;
 
   const zone = annotations.string("OnSchedule", "zone");
   if (zone !== undefined && !cx.verdicts.zone(zone.value)) {
     reporter.report("WOW4006", { zone: zone.value, suggestion: didYouMean(nearest(zone.value, knownZones())) }, zone.loc);
+    valid = false;
+  } else if (cronValid && zone !== undefined && !cx.verdicts.firesIn(cron.value, zone.value)) {
+    reporter.report("WOW4010", { expression: cron.value, zone: zone.value }, cron.loc);
     valid = false;
   }
 
@@ -94,18 +97,40 @@ function checkCron(expression: string, literal: Location, cx: CheckContext): boo
 
 /**
  * The verdicts on the cron rules and zones of one build: projects repeat them, and each distinct one
- * is checked once (a cron rule parsed and searched for a firing). Made per build, not per process:
- * a verdict kept from an earlier build would spare a long-lived process work that `wowc check` does.
+ * is checked once (a cron rule parsed, and searched for a firing in each zone it is given). Made per
+ * build, not per process: a verdict kept from an earlier build would spare a long-lived process work
+ * that `wowc check` does.
  */
 export class ScheduleVerdicts {
-  private readonly crons = new Map<string, "ok" | "never" | CronSyntaxError>();
+  /** By rule: the parsed rule when some date matches, else why not. */
+  private readonly crons = new Map<string, CronExpression | "never" | CronSyntaxError>();
   private readonly zones = new Map<string, boolean>();
+  /** By zone and rule (`${zone} ${rule}`): whether the rule fires there. */
+  private readonly inZone = new Map<string, boolean>();
 
   cron(expression: string): "ok" | "never" | CronSyntaxError {
+    const parsed = this.parsed(expression);
+    return parsed instanceof CronExpression ? "ok" : parsed;
+  }
+
+  /** Whether a rule that `cron` calls "ok" fires in a valid zone: not when DST gaps skip every match. */
+  firesIn(expression: string, zone: string): boolean {
+    const key = `${zone} ${expression}`;
+    let fires = this.inZone.get(key);
+    if (fires === undefined) {
+      const parsed = this.parsed(expression);
+      fires = parsed instanceof CronExpression && parsed.firesIn(zone);
+      this.inZone.set(key, fires);
+    }
+    return fires;
+  }
+
+  private parsed(expression: string): CronExpression | "never" | CronSyntaxError {
     let verdict = this.crons.get(expression);
     if (verdict === undefined) {
       try {
-        verdict = CronExpression.parse(expression).neverFires() ? "never" : "ok";
+        const parsed = CronExpression.parse(expression);
+        verdict = parsed.neverFires() ? "never" : parsed;
       } catch (error) {
         if (!(error instanceof CronSyntaxError)) throw error;
         verdict = error;

@@ -32,7 +32,7 @@ day-of-week, or @daily, @hourly…) as UTC instants with their local time and of
   --count N     how many fire times, 1-1000 (default 5)
   --json        one JSON object: {"expression","zone","from","next":[{"utc","local","offset"}]}
 
-Exit status: 0 ok, 1 invalid or never-firing expression, 2 usage error (incl. unknown zone).
+Exit status: 0 ok, 1 invalid expression or one that never fires (in the zone), 2 usage error (incl. unknown zone).
 `;
 
 const MAX_COUNT = 1000;
@@ -187,5 +187,6 @@ export function runCronCommand(args: string[], io: CommandIo, options: CronComma
   } else {
     io.stdout(table(request, fires));
   }
-  return 0;
+  // None at all: every match falls into a DST gap of the zone, so it never fires there (WOW4010 in a build).
+  return fires.length === 0 ? 1 : 0;
 }

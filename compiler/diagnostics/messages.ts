@@ -306,6 +306,11 @@ export const messages = {
     message: "Job '{name}' would share its environment variables with job '{other}' ({variable} and the rest).",
     hint: "A job's settings are overridden by variables named from its key under `wow.schedules` in SCREAMING_SNAKE_CASE, so names that differ only in capitals or in '-', '_' and '.' meet; rename one of the two jobs.",
   },
+  WOW4010: {
+    severity: "error",
+    message: "The cron expression '{expression}' never fires in {zone}: each time it matches falls in a daylight-saving gap, when the clocks skip ahead.",
+    hint: "Local times that do not exist are skipped, as in Spring; move the job out of the gap (e.g. 03:00 instead of 02:00), or give it zone = \"UTC\".",
+  },
 
   // ── WOW5xxx: host cross-check (`wowc check --host <tsconfig>`) ─────────────────────────────────
   WOW5001: {

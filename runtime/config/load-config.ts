@@ -87,15 +87,19 @@ function semanticProblems(config: WowConfig, sourceOf: (path: string) => string)
   const problems: ConfigProblem[] = [];
   for (const [name, schedule] of Object.entries(config.wow.schedules)) {
     const base = pointer(["wow", "schedules", name]);
+    const zoneValid = isValidTimeZone(schedule.zone);
     try {
       const expression = CronExpression.parse(schedule.expression);
       if (expression.neverFires()) {
         problems.push({ path: `${base}/expression`, message: `'${schedule.expression}' never fires`, source: sourceOf(`${base}/expression`) });
+      } else if (zoneValid && !expression.firesIn(schedule.zone)) {
+        const message = `'${schedule.expression}' never fires in ${schedule.zone}: each time it matches falls in a daylight-saving gap`;
+        problems.push({ path: `${base}/expression`, message, source: sourceOf(`${base}/expression`) });
       }
     } catch (error) {
       problems.push({ path: `${base}/expression`, message: (error as Error).message, source: sourceOf(`${base}/expression`) });
     }
-    if (!isValidTimeZone(schedule.zone)) {
+    if (!zoneValid) {
       problems.push({ path: `${base}/zone`, message: `unknown time zone '${schedule.zone}' (use an IANA name such as "Europe/Paris" or "UTC")`, source: sourceOf(`${base}/zone`) });
     }
   }

@@ -670,4 +670,17 @@ export const cases: readonly DiagnosticCase[] = [
     `),
     expected: ["WOW4009 12:7"],
   },
+  {
+    code: "WOW4010",
+    title: "a rule that matches only inside a DST gap of its zone (the last Sunday of March, 02:30, in Berlin)",
+    sources: shop(`
+      saga Ticker {
+        @OnSchedule(name = "spring", cron = "0 30 2 31 3 SUN", zone = "Europe/Berlin", commands = [PlaceOrder])
+        job spring
+        @OnSchedule(name = "autumn", cron = "0 30 2 31 10 SUN", zone = "Europe/Berlin", commands = [PlaceOrder])
+        job autumn
+      }
+    `),
+    expected: ["WOW4010 9:39"],
+  },
 ];

@@ -91,6 +91,12 @@ describe("loadWowConfig", () => {
     expect(found.map((p) => `${p.path}: ${p.message} (${p.source})`)).toEqual(["/wow/schedules/receive-deliveries: must be object (wow.config.json)"]);
   });
 
+  it("an expression that never fires in its zone is an error at its path (every match in a DST gap)", () => {
+    const found = problems({ wow: { schedules: { "receive-deliveries": { expression: "0 30 2 31 3 SUN", zone: "Europe/Berlin" } } } });
+    expect(found.map((p) => `${p.path}: ${p.message}`)).toEqual(["/wow/schedules/receive-deliveries/expression: '0 30 2 31 3 SUN' never fires in Europe/Berlin: each time it matches falls in a daylight-saving gap"]);
+    expect(load({ wow: { schedules: { "receive-deliveries": { expression: "0 30 2 31 3 SUN", zone: "UTC" } } } }).wow.schedules["receive-deliveries"]!.zone).toBe("UTC");
+  });
+
   it("a bad poll-interval is caught by the duration parser", () => {
     expect(problems({ wow: { timers: { "poll-interval": "soon" } } }).map((p) => p.path)).toEqual(["/wow/timers/poll-interval"]);
   });

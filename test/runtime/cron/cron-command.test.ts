@@ -75,9 +75,9 @@ describe("wowc cron", () => {
     expect(diagnostic.message).toContain("did you mean");
   });
 
-  it("says so when every match falls into a DST gap in that zone", () => {
+  it("says so, and exits 1, when every match falls into a DST gap in that zone", () => {
     const { code, stdout } = run("0 30 2 31 3 SUN", "--zone", "Europe/Berlin");
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     expect(stdout).toContain("No fire time within 400 years");
   });
 
@@ -99,6 +99,6 @@ describe("wowc cron", () => {
   it("--help prints the usage", () => {
     const { code, stdout } = run("--help");
     expect(code).toBe(0);
-    expect(stdout).toContain("Exit status: 0 ok, 1 invalid or never-firing expression, 2 usage error");
+    expect(stdout).toContain("Exit status: 0 ok, 1 invalid expression or one that never fires (in the zone), 2 usage error");
   });
 });
