@@ -16,8 +16,10 @@ export const fmtHelp = `wowc fmt [paths…] [--check] — format .wow files in o
             (node_modules, hidden directories and generated/ are skipped)
   --check   write nothing: list the files that are not formatted and exit 1 if there are any
 
-Every comment is kept; formatting twice changes nothing; a file with syntax errors is left as it is.
-Exit status: 0 formatted (or, with --check, already formatted), 1 unformatted files or syntax errors, 2 usage.
+Every comment is kept; formatting twice changes nothing; a file with syntax errors, or that is not
+UTF-8, is left as it is. A file is written whole or not at all (a temporary file renamed over it).
+Exit status: 0 formatted (or, with --check, already formatted), 1 unformatted files or errors in
+them, 2 usage, or a file that could not be written.
 `;
 
 export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise<number> {
