@@ -75,6 +75,11 @@ export const messages = {
     message: "Unexpected {found}: an annotation must be followed by {what}.",
     hint: "Annotations such as `@OnCommand(…)` are written just before the declaration they apply to.",
   },
+  WOW1013: {
+    severity: "error",
+    message: "Lists nest more than {depth} deep here.",
+    hint: "An annotation's value is a name, a string, a number, a boolean or a list of them; what is nested deeper is skipped.",
+  },
 
   // ── WOW2xxx: names and resolution ────────────────────────────────────────────────────────────
   WOW2001: {

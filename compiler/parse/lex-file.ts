@@ -3,7 +3,7 @@
 import type { IToken } from "chevrotain";
 import type { SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { COMMENTS_GROUP, UnterminatedComment, UnterminatedString, wowLexer } from "../../grammar/tokens.js";
+import { COMMENTS_GROUP, LBracket, RBracket, UnterminatedComment, UnterminatedString, wowLexer } from "../../grammar/tokens.js";
 
 export interface LexedFile {
   /** Significant tokens, in order (whitespace and comments removed). */
@@ -35,11 +35,23 @@ export function lexFile(file: SourceFile): LexedFile {
     const end = Math.min(file.text.length, start + Math.max(1, error.length));
     diagnostics.push(createDiagnostic("WOW1001", { text: visible(file.text.slice(start, end)) }, { file, start, end }));
   }
+  let depth = 0;
+  let tooDeep: IToken | undefined;
   for (const token of result.tokens) {
-    if (token.tokenType === UnterminatedString) {
+    const type = token.tokenType;
+    if (type === LBracket) {
+      if (++depth > MAX_LIST_DEPTH) tooDeep ??= token;
+    } else if (type === RBracket) {
+      if (depth > 0) depth--;
+    } else if (type === UnterminatedString) {
       const start = token.startOffset;
       diagnostics.push(createDiagnostic("WOW1003", {}, { file, start, end: start + token.image.length }));
     }
+  }
+  let tokens = result.tokens;
+  if (tooDeep !== undefined) {
+    diagnostics.push(createDiagnostic("WOW1013", { depth: MAX_LIST_DEPTH }, { file, start: tooDeep.startOffset, end: tooDeep.startOffset + 1 }));
+    tokens = withoutDeepLists(tokens);
   }
   const last = comments[comments.length - 1];
   if (last !== undefined && last.tokenType === UnterminatedComment) {
@@ -47,5 +59,23 @@ export function lexFile(file: SourceFile): LexedFile {
     diagnostics.push(createDiagnostic("WOW1004", {}, { file, start, end: start + 2 }));
   }
   if (diagnostics.length > 1 && result.errors.length > 0) diagnostics.sort((a, b) => a.loc!.start - b.loc!.start);
-  return { tokens: result.tokens, comments, diagnostics };
+  return { tokens, comments, diagnostics };
+}
+
+/**
+ * How deep lists may nest in an annotation's value (`[A, [B]]` is 2). Parsing a list is recursive,
+ * and a few hundred levels would overflow the stack; no annotation needs more than one.
+ */
+export const MAX_LIST_DEPTH = 64;
+
+/** `tokens` without what lies deeper than MAX_LIST_DEPTH: each too deep `[` up to its `]` (or the end). */
+function withoutDeepLists(tokens: readonly IToken[]): IToken[] {
+  const kept: IToken[] = [];
+  let depth = 0;
+  for (const token of tokens) {
+    if (token.tokenType === LBracket) depth++;
+    if (depth <= MAX_LIST_DEPTH) kept.push(token);
+    if (token.tokenType === RBracket && depth > 0) depth--;
+  }
+  return kept;
 }

@@ -68,6 +68,17 @@ export const cases: readonly DiagnosticCase[] = [
     expected: ["WOW3015 3:3", "WOW4005 3:22", "WOW1002 3:37", "WOW1001 3:41", "WOW1001 3:43", "WOW1001 3:45", "WOW1001 3:47", "WOW1003 3:48"],
   },
   {
+    code: "WOW1013",
+    title: "lists nested deeper than the parser follows (65 levels; a few hundred once crashed it)",
+    sources: `
+      context shop
+      @Blocking(why = ${"[".repeat(65)}"deep"${"]".repeat(65)})
+      type Money { amount: decimal }
+    `,
+    // WOW3012: @Blocking belongs on a handler; the parse went on past the skipped list.
+    expected: ["WOW3012 2:2", "WOW1013 2:81"],
+  },
+  {
     code: "WOW1004",
     title: "unterminated comment",
     sources: `

@@ -50,6 +50,14 @@ describe("robustness", () => {
     expect(withErrors).toBeGreaterThan(1000);
   });
 
+  it("survives lists nested thousands deep, closed or not (the parser recurses per level)", () => {
+    for (const [open, close] of [[5000, 5000], [20000, 0], [70, 3]]) {
+      const text = `context shop\n@OnEvent(commands = ${"[".repeat(open)}A${"]".repeat(close)})\ntype T { a: int }\n`;
+      const codes = compileSources([{ path: "deep.wow", text }]).diagnostics.map((d) => d.code);
+      expect(codes, `${open} [ and ${close} ]`).toContain("WOW1013");
+    }
+  });
+
   it("the CLI exits 0 or 1 on 200 more mutated projects, never 2, raw bytes that are not UTF-8 included", async () => {
     const random = mulberry32(7);
     const root = tempDir();
