@@ -110,14 +110,30 @@ function formatOne(d: Diagnostic, paint: Paint): string {
   return `${out}\n`;
 }
 
-/** The span's first line with a gutter, and `~` under the span (`^` for an empty span). */
+/** How much of a long line a code frame shows: the span's start and what is around it. */
+const FRAME_WIDTH = 120;
+const FRAME_BEFORE = 40;
+
+/**
+ * The span's first line with a gutter, and `~` under the span (`^` for an empty span). A line longer
+ * than FRAME_WIDTH is cut to a window around the span's start, marked `…` where cut: a long line with
+ * thousands of errors on it (a mangled or generated file) would otherwise print it once per error.
+ */
 function codeFrame(d: Diagnostic, paint: Paint): string {
   const loc = d.loc!;
   const span = spanOf(loc);
-  const line = lineText(loc.file, span.start.line);
+  let line = lineText(loc.file, span.start.line);
   const gutter = String(span.start.line);
-  const startCol = Math.min(span.start.column - 1, line.length);
-  const endCol = span.end.line === span.start.line ? Math.min(span.end.column - 1, line.length) : line.length;
+  let startCol = Math.min(span.start.column - 1, line.length);
+  let endCol = span.end.line === span.start.line ? Math.min(span.end.column - 1, line.length) : line.length;
+  if (line.length > FRAME_WIDTH) {
+    const from = Math.max(0, Math.min(startCol - FRAME_BEFORE, line.length - FRAME_WIDTH));
+    const to = Math.min(line.length, from + FRAME_WIDTH);
+    const before = from > 0 ? "…" : "";
+    line = `${before}${line.slice(from, to)}${to < line.length ? "…" : ""}`;
+    startCol += before.length - from;
+    endCol = Math.min(endCol - from, to - from) + before.length;
+  }
   // Keep tabs in the padding so the marker lines up under tab-indented code.
   const pad = line.slice(0, startCol).replace(/[^\t]/g, " ");
   const marker = endCol > startCol ? "~".repeat(endCol - startCol) : "^";
