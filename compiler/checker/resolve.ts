@@ -4,7 +4,7 @@ import type { QualifiedName } from "../ast.js";
 import type { BoundProgram, ContextScope, SymbolKind, WowSymbol } from "../binder/symbols.js";
 import { describeKind } from "../binder/symbols.js";
 import type { Reporter } from "./reporter.js";
-import { didYouMean, nearest } from "./suggest.js";
+import { Candidates, didYouMean, nearest } from "./suggest.js";
 
 export interface Expectation<K extends SymbolKind> {
   readonly kinds: readonly K[];
@@ -25,6 +25,10 @@ export type SymbolOf<K extends SymbolKind> = Extract<WowSymbol, { kind: K }>;
 export class Resolver {
   private readonly looked = new Set<string>();
   private searchedAll = false;
+  /** Suggestions made so far, by what decides them: a misspelt name is often used many times. */
+  private readonly suggestions = new Map<string, string | undefined>();
+  private readonly elsewhere = new Map<string, { readonly byName: ReadonlyMap<string, string>; readonly names: Candidates }>();
+  private readonly local = new Map<string, Candidates>();
 
   constructor(
     private readonly program: BoundProgram,
@@ -86,24 +90,58 @@ export class Resolver {
    * name, then the same name in another context, then the nearest name of any context.
    */
   private suggest(ref: QualifiedName, from: ContextScope, target: ContextScope, kinds: readonly SymbolKind[]): string | undefined {
+    // (A search that reads every context sets searchedAll, which stays set: a hit needs not repeat it.)
+    const key = `${from.name} ${ref.context === undefined ? "" : target.name}.${ref.name.text} ${kinds.join(",")}`;
+    if (this.suggestions.has(key)) return this.suggestions.get(key);
+    const suggestion = this.search(ref, from, target, kinds);
+    this.suggestions.set(key, suggestion);
+    return suggestion;
+  }
+
+  private search(ref: QualifiedName, from: ContextScope, target: ContextScope, kinds: readonly SymbolKind[]): string | undefined {
     const name = ref.name.text;
     const prefix = ref.context === undefined ? "" : `${target.name}.`;
-    const local = nearest(name, namesOf(target, kinds));
+    const local = this.candidates(target, kinds).nearest(name);
     if (local !== undefined) return prefix + local;
     if (ref.context !== undefined) return undefined;
     this.searchedAll = true;
     const elsewhere: string[] = [];
-    const all: string[] = [];
     for (const scope of this.program.contexts.values()) {
       if (scope === from) continue;
       const symbol = scope.symbols.get(name);
       if (symbol !== undefined && kinds.includes(symbol.kind)) elsewhere.push(symbol.qualifiedName);
-      for (const candidate of namesOf(scope, kinds)) all.push(`${scope.name}.${candidate}`);
     }
     if (elsewhere.length > 0) return elsewhere.sort()[0];
-    const byName = new Map(all.map((qualified) => [qualified.slice(qualified.indexOf(".") + 1), qualified]));
-    const best = nearest(name, [...byName.keys()].sort());
+    const { byName, names } = this.namesElsewhere(from, kinds);
+    const best = names.nearest(name);
     return best === undefined ? undefined : byName.get(best);
+  }
+
+  /** The names of `scope`'s symbols of `kinds`, prepared for suggestions once per scope and kinds. */
+  private candidates(scope: ContextScope, kinds: readonly SymbolKind[]): Candidates {
+    const key = `${scope.name} ${kinds.join(",")}`;
+    let found = this.local.get(key);
+    if (found === undefined) {
+      found = new Candidates(namesOf(scope, kinds));
+      this.local.set(key, found);
+    }
+    return found;
+  }
+
+  /** The names of the other contexts' symbols of `kinds`, sorted, each with a qualified name: made once per search kind. */
+  private namesElsewhere(from: ContextScope, kinds: readonly SymbolKind[]): { readonly byName: ReadonlyMap<string, string>; readonly names: Candidates } {
+    const key = `${from.name} ${kinds.join(",")}`;
+    let found = this.elsewhere.get(key);
+    if (found === undefined) {
+      const byName = new Map<string, string>();
+      for (const scope of this.program.contexts.values()) {
+        if (scope === from) continue;
+        for (const candidate of namesOf(scope, kinds)) byName.set(candidate, `${scope.name}.${candidate}`);
+      }
+      found = { byName, names: new Candidates([...byName.keys()].sort()) };
+      this.elsewhere.set(key, found);
+    }
+    return found;
   }
 }
 

@@ -1,24 +1,47 @@
 // "Did you mean X?": the nearest candidate by edit distance, used by every unknown-name diagnostic.
 
-/** Levenshtein distance, case-insensitive; stops early once it exceeds `limit`. */
+/** Two rows of the distance table, reused by every call (grown as needed). */
+let previousRow = new Int32Array(64);
+let currentRow = new Int32Array(64);
+
+/**
+ * Levenshtein distance, case-insensitive; stops early once it exceeds `limit`. Allocates nothing
+ * but the lower-cased strings: an unknown name is compared with every declared name of its kinds.
+ */
 export function editDistance(a: string, b: string, limit = Infinity): number {
-  const s = a.toLowerCase();
-  const t = b.toLowerCase();
-  if (Math.abs(s.length - t.length) > limit) return limit + 1;
-  let previous = Array.from({ length: t.length + 1 }, (_, i) => i);
+  if (Math.abs(a.length - b.length) > limit) return limit + 1; // (names are ASCII: case does not change a length)
+  return lowerCaseDistance(a.toLowerCase(), b.toLowerCase(), limit);
+}
+
+/** `editDistance` of two names already in lower case. */
+function lowerCaseDistance(s: string, t: string, limit: number): number {
+  const m = t.length;
+  if (previousRow.length <= m) {
+    previousRow = new Int32Array(m + 1);
+    currentRow = new Int32Array(m + 1);
+  }
+  let previous = previousRow;
+  let current = currentRow;
+  for (let j = 0; j <= m; j++) previous[j] = j;
   for (let i = 1; i <= s.length; i++) {
-    const current = [i];
+    const char = s.charCodeAt(i - 1);
+    current[0] = i;
     let rowMin = i;
-    for (let j = 1; j <= t.length; j++) {
-      const cost = s.charCodeAt(i - 1) === t.charCodeAt(j - 1) ? 0 : 1;
-      const value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      current.push(value);
+    for (let j = 1; j <= m; j++) {
+      let value = previous[j]! + 1;
+      const insert = current[j - 1]! + 1;
+      if (insert < value) value = insert;
+      const replace = previous[j - 1]! + (char === t.charCodeAt(j - 1) ? 0 : 1);
+      if (replace < value) value = replace;
+      current[j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > limit) return limit + 1;
+    const swap = previous;
     previous = current;
+    current = swap;
   }
-  return previous[t.length];
+  return previous[m]!;
 }
 
 /**
@@ -27,18 +50,65 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
  * suggestion does not depend on declaration order.
  */
 export function nearest(name: string, candidates: Iterable<string>): string | undefined {
-  const limit = Math.max(1, Math.floor(name.length / 3));
-  let best: string | undefined;
-  let bestDistance = limit + 1;
-  for (const candidate of candidates) {
-    if (candidate === name) continue;
-    const distance = editDistance(name, candidate, limit);
-    if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
-      best = candidate;
-      bestDistance = distance;
+  return new Candidates(candidates).nearest(name);
+}
+
+/**
+ * Names to suggest from, prepared once for many look-ups (a misspelt import can leave hundreds of
+ * distinct unknown names, each compared with every declared one).
+ */
+export class Candidates {
+  private readonly names: string[] = [];
+  private readonly lowerCase: string[] = [];
+  /** `charactersOf` of each name. */
+  private readonly masks: number[] = [];
+
+  constructor(names: Iterable<string>) {
+    for (const name of names) {
+      this.names.push(name);
+      this.lowerCase.push(name.toLowerCase());
+      this.masks.push(charactersOf(name));
     }
   }
-  return bestDistance <= limit ? best : undefined;
+
+  nearest(name: string): string | undefined {
+    const limit = Math.max(1, Math.floor(name.length / 3));
+    const mask = charactersOf(name);
+    const lower = name.toLowerCase();
+    let best: string | undefined;
+    let bestDistance = limit + 1;
+    for (let i = 0; i < this.names.length; i++) {
+      const candidate = this.names[i]!;
+      if (candidate === name || Math.abs(candidate.length - name.length) > limit) continue;
+      // An edit adds or removes at most two characters of the set: a cheap bound skips most candidates.
+      if (bitCount(mask ^ this.masks[i]!) > 2 * limit) continue;
+      const distance = lowerCaseDistance(lower, this.lowerCase[i]!, limit);
+      if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
+        best = candidate;
+        bestDistance = distance;
+      }
+    }
+    return bestDistance <= limit ? best : undefined;
+  }
+}
+
+/** The characters a name holds, as bits: a-z (either case) 0-25, digits 26-30 (shared), anything else 31. */
+function charactersOf(name: string): number {
+  let bits = 0;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    const lower = code | 0x20;
+    if (lower >= 97 && lower <= 122) bits |= 1 << (lower - 97);
+    else if (code >= 48 && code <= 57) bits |= 1 << (26 + ((code - 48) % 5));
+    else bits |= 1 << 31;
+  }
+  return bits;
+}
+
+function bitCount(bits: number): number {
+  let v = bits - ((bits >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** The sentence a hint starts with: `Did you mean 'X'? ` or nothing. */
