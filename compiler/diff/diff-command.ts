@@ -124,8 +124,9 @@ export async function runDiffCommand(argv: readonly string[], io: CliIO): Promis
       current = buildDirectory(dir);
       configDir = dir;
     } else {
-      previous = loadPath(resolve(io.cwd, args.paths[0]!));
-      current = loadPath(resolve(io.cwd, args.paths[1]!));
+      const [before, after] = [resolve(io.cwd, args.paths[0]!), resolve(io.cwd, args.paths[1]!)];
+      previous = loadPath(before, display(before));
+      current = loadPath(after, display(after));
     }
     const configPath = args.config !== undefined ? resolve(io.cwd, args.config) : [acceptFileIn(configDir), acceptFileIn(io.cwd)].find(existsSync) ?? acceptFileIn(configDir);
     if (args.config !== undefined && !existsSync(configPath)) throw new DiffInputError([createDiagnostic("WOW7004", { path: args.config, reason: "no such file." })]);

@@ -67,25 +67,26 @@ function manifestValidator(): ValidateFunction {
 }
 
 /** A manifest file, or a directory of sources built in memory. */
-export function loadPath(path: string): LoadedManifest {
+/** `label` names it in messages: the path as the user gave it (default `path`). */
+export function loadPath(path: string, label = path): LoadedManifest {
   let directory: boolean;
   try {
     directory = statSync(path).isDirectory();
   } catch {
-    return fail(createDiagnostic("WOW7001", { input: path, reason: "no such file or directory." }));
+    return fail(createDiagnostic("WOW7001", { input: label, reason: "no such file or directory." }));
   }
-  if (directory) return buildDirectory(path);
+  if (directory) return buildDirectory(path, label);
   const root = basename(dirname(path)) === "generated" ? dirname(dirname(path)) : dirname(path);
-  return { manifest: parseManifest(readFileSync(path, "utf8"), path), sourceRoot: root, origin: path };
+  return { manifest: parseManifest(readFileSync(path, "utf8"), label), sourceRoot: root, origin: label };
 }
 
 /** A fresh build of the sources under `dir` (nothing written). */
-export function buildDirectory(dir: string): LoadedManifest {
+export function buildDirectory(dir: string, label = dir): LoadedManifest {
   const result = build({ root: dir, write: false, manifest: true });
   if (result.manifest === undefined) {
-    return fail(...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources under '${dir}'` }));
+    return fail(...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources under '${label}'` }));
   }
-  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources under ${dir}` };
+  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources under ${label}` };
 }
 
 function git(dir: string, args: readonly string[]): string {
