@@ -80,6 +80,7 @@ export async function runInitCommand(argv: readonly string[], io: CliIO): Promis
   const shown = rel === "" ? "." : rel.startsWith("..") ? dir : rel;
   io.stdout(`Created a wowc project in ${shown}${wasEmpty ? "" : " (next to the files already there)"}:\n`);
   for (const file of files) io.stdout(`  ${file.path}\n`);
-  io.stdout(`\nNext:\n${shown === "." ? "" : `  cd ${shown}\n`}  npm install\n  npm test\n`);
+  const cd = /^[\w./@+-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, `'\\''`)}'`; // quoted for a POSIX shell when it must be
+  io.stdout(`\nNext:\n${shown === "." ? "" : `  cd ${cd}\n`}  npm install\n  npm test\n`);
   return 0;
 }

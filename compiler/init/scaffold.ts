@@ -53,9 +53,14 @@ export function scaffold(options: ScaffoldOptions): ScaffoldFile[] {
   });
 }
 
-/** A context name from a directory name: `My Tasks` → `my-tasks`; `app` when nothing is left. */
+/** Lower case, with accents taken off letters (`Ünï` → `uni`); other non-ASCII characters stay. */
+function plainLowerCase(dirName: string): string {
+  return dirName.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+/** A context name from a directory name: `My Tasks` → `my-tasks`, `Café` → `cafe`; `app` when nothing is left. */
 export function contextNameFor(dirName: string): string {
-  const words = dirName.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
+  const words = plainLowerCase(dirName).split(/[^a-z0-9]+/).filter((w) => w !== "");
   while (words.length > 0 && /^[0-9]/.test(words[0]!)) words.shift();
   const name = words.join("-");
   return name === "" || name === "wow" || name.startsWith("wow-") ? "app" : name;
@@ -63,6 +68,6 @@ export function contextNameFor(dirName: string): string {
 
 /** An npm package name from a directory name. */
 export function packageNameFor(dirName: string): string {
-  const name = dirName.toLowerCase().replace(/[^a-z0-9._~-]+/g, "-").replace(/^[._-]+|-+$/g, "");
+  const name = plainLowerCase(dirName).replace(/[^a-z0-9._~-]+/g, "-").replace(/^[._-]+|-+$/g, "");
   return name === "" ? "wow-app" : name;
 }

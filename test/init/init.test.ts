@@ -61,5 +61,18 @@ describe("wowc init", () => {
     expect(contextNameFor("2024_orders.v2")).toBe("orders-v2");
     expect(contextNameFor("wow")).toBe("app");
     expect(packageNameFor("My Tasks")).toBe("my-tasks");
+    // Accents come off (they once left `n` of `ünï`); a name with no Latin letter falls back.
+    expect(contextNameFor("Ünïcode Café")).toBe("unicode-cafe");
+    expect(packageNameFor("ünï")).toBe("uni");
+    expect(contextNameFor("注文")).toBe("app");
+    expect(packageNameFor("注文")).toBe("wow-app");
+  });
+
+  it("tells how to cd into a directory whose name the shell would split, quoted", async () => {
+    const parent = scratchDir("wowc-init-");
+    const init = await wowc(["init", "my app"], parent);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain("  cd 'my app'\n");
+    expect((await wowc(["init", "plain"], parent)).stdout).toContain("  cd plain\n");
   });
 });
