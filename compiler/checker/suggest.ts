@@ -5,15 +5,9 @@ let previousRow = new Int32Array(64);
 let currentRow = new Int32Array(64);
 
 /**
- * Levenshtein distance, case-insensitive; stops early once it exceeds `limit`. Allocates nothing
- * but the lower-cased strings: an unknown name is compared with every declared name of its kinds.
+ * Levenshtein distance of two names already in lower case; stops early once it exceeds `limit`.
+ * Allocates nothing: an unknown name is compared with every declared name of its kinds.
  */
-export function editDistance(a: string, b: string, limit = Infinity): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1; // (names are ASCII: case does not change a length)
-  return lowerCaseDistance(a.toLowerCase(), b.toLowerCase(), limit);
-}
-
-/** `editDistance` of two names already in lower case. */
 function lowerCaseDistance(s: string, t: string, limit: number): number {
   const m = t.length;
   if (previousRow.length <= m) {

@@ -66,7 +66,7 @@ export function lexFile(file: SourceFile): LexedFile {
  * How deep lists may nest in an annotation's value (`[A, [B]]` is 2). Parsing a list is recursive,
  * and a few hundred levels would overflow the stack; no annotation needs more than one.
  */
-export const MAX_LIST_DEPTH = 64;
+const MAX_LIST_DEPTH = 64;
 
 /** `tokens` without what lies deeper than MAX_LIST_DEPTH: each too deep `[` up to its `]` (or the end). */
 function withoutDeepLists(tokens: readonly IToken[]): IToken[] {
