@@ -10,6 +10,8 @@ import { lexFile, parseTokens } from "../parse/parse-file.js";
 import { Emitter } from "./emitter.js";
 import { CstPrinter } from "./print-cst.js";
 
+const BOM = "\uFEFF";
+
 export type FormatResult =
   | { readonly ok: true; readonly text: string; readonly changed: boolean }
   | { readonly ok: false; readonly diagnostics: Diagnostic[] };
@@ -22,7 +24,8 @@ export function formatFile(file: SourceFile): FormatResult {
   const cst = parseCst(lexed.tokens);
   const out = new Emitter(file.text, lexed.comments);
   new CstPrinter(out, file.text).file(cst);
-  const text = out.finish();
+  // A byte order mark at the start stays, as Prettier keeps it: editors that write one expect to find it.
+  const text = (file.text.startsWith(BOM) ? BOM : "") + out.finish();
   assertSameContent(file, lexed.tokens, lexed.comments, text);
   return { ok: true, text, changed: text !== file.text };
 }

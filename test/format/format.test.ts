@@ -42,6 +42,13 @@ describe("content: every token and every comment survives", () => {
   it("keeps comments before a closing brace inside the block", () => {
     expect(formatText("context c\ntype T {\n  a: int\n  // more later\n}\n")).toBe("context c\n\ntype T {\n  a: int\n  // more later\n}\n");
   });
+
+  it("keeps a byte order mark at the start of the file, and reports a formatted file with one as unchanged", () => {
+    const formatted = "\uFEFFcontext c\n\ntype T { a: int }\n";
+    expect(formatText("\uFEFFcontext c\ntype   T { a: int }\n")).toBe(formatted);
+    const again = formatFile({ path: "bom.wow", text: formatted });
+    expect(again.ok && again.changed).toBe(false);
+  });
 });
 
 /** The manifest without source lines (formatting moves lines; nothing else may change). */
