@@ -100,8 +100,9 @@ export async function scheduleCommand(
   body: Record<string, unknown>,
 ): Promise<Reply> {
   const verb = command.startsWith("wow.schedule.") ? command.slice("wow.schedule.".length) : "";
-  const type = JOB_VERBS[verb];
-  if (!type) throw new HttpError(404, ErrorCodes.NotFound, `unknown schedule command ${JSON.stringify(command.slice(0, 60))}: use wow.schedule.enable, reschedule, disable or trigger`);
+  // Own keys only: `wow.schedule.constructor` must not find Object.prototype's.
+  const type = Object.hasOwn(JOB_VERBS, verb) ? JOB_VERBS[verb] : undefined;
+  if (type === undefined) throw new HttpError(404, ErrorCodes.NotFound, `unknown schedule command ${JSON.stringify(command.slice(0, 60))}: use wow.schedule.enable, reschedule, disable or trigger`);
   const job = host.jobs.job(context, parseInstanceId(id).job);
   if (!job) throw new HttpError(404, ErrorCodes.NotFound, `no job ${id} in context ${context}`);
   // A SYSTEM job's instances live in the default tenant: a tenant's credential never reaches them.

@@ -69,6 +69,7 @@ const FIXED: Hostile[] = [
   { method: "PUT", path: receive, body: '{"quantity": 1}', headers: { "Command-Request-Id": "r".repeat(500) } },
   { method: "POST", path: create, body: '{"product": "mug", "quantity": 1}', headers: { "Command-Aggregate-Id": "../../etc/passwd" } },
   { method: "POST", path: create, body: '{"product": "mug", "quantity": 1}', headers: { "Command-Aggregate-Id": "" } },
+  ...["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf"].map((verb) => ({ method: "POST", path: `/shop/schedule/receive/wow.schedule.${verb}` })),
   { method: "GET", path: "/" },
   { method: "GET", path: "/wow" },
   { method: "GET", path: "/wow/jobs/extra" },
