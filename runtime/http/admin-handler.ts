@@ -22,7 +22,15 @@ function visible(principal: Principal, tenantId: string): boolean {
   return principal.tenant === undefined || principal.tenant === tenantId;
 }
 
-function timerView(t: TimerRow) {
+/**
+ * A stored error as a caller may see it: operators get it whole (with its stack, for debugging); a
+ * tenant's caller gets its first line, the message, and never the host's file paths.
+ */
+function errorView(principal: Principal, error: string): string {
+  return principal.tenant === undefined ? error : error.split("\n")[0]!;
+}
+
+function timerView(principal: Principal, t: TimerRow) {
   return {
     id: t.id,
     owner: t.owner,
@@ -34,7 +42,7 @@ function timerView(t: TimerRow) {
     due: new Date(t.due).toISOString(),
     status: t.status,
     attempts: t.attempts,
-    ...(t.lastError ? { lastError: t.lastError } : {}),
+    ...(t.lastError ? { lastError: errorView(principal, t.lastError) } : {}),
     ...(t.parkedAt ? { parkedAt: new Date(t.parkedAt).toISOString() } : {}),
   };
 }
@@ -55,7 +63,7 @@ export async function listJobs(host: WowHost, principal: Principal): Promise<Rep
 
 export async function listTimers(host: WowHost, principal: Principal): Promise<Reply> {
   const timers = (await host.journal.pendingTimers(LIST_LIMIT)).filter((t) => visible(principal, t.owner.tenantId));
-  return { status: 200, body: { timers: timers.map(timerView) } };
+  return { status: 200, body: { timers: timers.map((t) => timerView(principal, t)) } };
 }
 
 export async function listParked(host: WowHost, principal: Principal): Promise<Reply> {
@@ -63,10 +71,10 @@ export async function listParked(host: WowHost, principal: Principal): Promise<R
   return {
     status: 200,
     body: {
-      timers: timers.filter((t) => visible(principal, t.owner.tenantId)).map(timerView),
+      timers: timers.filter((t) => visible(principal, t.owner.tenantId)).map((t) => timerView(principal, t)),
       events: events
         .filter((e) => visible(principal, e.event.aggregate.tenantId))
-        .map((e) => ({ id: e.id, subscription: e.subscription, position: e.position, eventType: e.event.type, aggregate: e.event.aggregate, attempts: e.attempts, error: e.error, parkedAt: new Date(e.parkedAt).toISOString() })),
+        .map((e) => ({ id: e.id, subscription: e.subscription, position: e.position, eventType: e.event.type, aggregate: e.event.aggregate, attempts: e.attempts, error: errorView(principal, e.error), parkedAt: new Date(e.parkedAt).toISOString() })),
     },
   };
 }
@@ -81,7 +89,7 @@ export async function redriveTimer(host: WowHost, principal: Principal, id: stri
 }
 
 export async function redriveEvent(host: WowHost, principal: Principal, id: string): Promise<Reply> {
-  const entry = (await host.parked(LIST_LIMIT)).events.find((e) => e.id === id);
+  const entry = await host.store.parkedEvent(id);
   if (!entry) throw new HttpError(404, ErrorCodes.NotFound, `no parked event ${id}`);
   requireTenant(principal, entry.event.aggregate.tenantId);
   const outcome = await host.subscriptions.redrive(id);

@@ -119,6 +119,25 @@ describe("schedule commands and listings", () => {
     expect((await s.call("POST", "/wow/parked/timers/no-such-timer/redrive")).status).toBe(404);
   });
 
+  it("shows a tenant's caller the message of a stored error, never its stack; an operator sees it whole", async () => {
+    const event = { type: "shop.OrderCreated", body: {}, aggregate: aggregateRef("shop", "Order", "o-stack", "acme"), position: 900_001, id: "e-stack", version: 1, createdAt: 0 } as never;
+    const error = "Error: the supplier is down\n    at handle (/srv/app/src/saga.ts:12:7)";
+    await s.host.store.park({ id: "ShopSaga.onOrderCreated@900001", subscription: "ShopSaga.onOrderCreated", position: 900_001, event, attempts: 3, error, parkedAt: 0 });
+    const mine = (await s.call("GET", "/wow/parked", { token: ACME })).json.events.find((e: any) => e.id === "ShopSaga.onOrderCreated@900001");
+    expect(mine.error).toBe("Error: the supplier is down");
+    const operator = (await s.call("GET", "/wow/parked")).json.events.find((e: any) => e.id === "ShopSaga.onOrderCreated@900001");
+    expect(operator.error).toBe(error);
+  });
+
+  it("re-drives a parked event that is not among the first 500 listed", async () => {
+    for (let position = 800_001; position <= 800_501; position++) {
+      const event = { type: "shop.OrderCreated", body: { product: "mug", quantity: 1 }, aggregate: aggregateRef("shop", "Order", `o-${position}`), position, id: `e-${position}`, version: 1, createdAt: 0 } as never;
+      await s.host.store.park({ id: `ShopSaga.onOrderCreated@${position}`, subscription: "ShopSaga.onOrderCreated", position, event, attempts: 1, error: "Error: down", parkedAt: 0 });
+    }
+    const redriven = await s.call("POST", `/wow/parked/events/${encodeURIComponent("ShopSaga.onOrderCreated@800501")}/redrive`);
+    expect([redriven.status, redriven.json.id]).toEqual([200, "ShopSaga.onOrderCreated@800501"]);
+  });
+
   it("lists the command routes", async () => {
     const routes = await s.call("GET", "/wow/routes");
     expect(routes.json.routes).toContainEqual({ method: "POST", path: "/shop/tenant/{tenantId}/order/create_order", type: "shop.CreateOrder" });
