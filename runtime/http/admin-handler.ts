@@ -7,7 +7,7 @@ import { commandMessage } from "../model/messages.js";
 import { JOB_VERBS, parseInstanceId, SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
 import type { WowHost } from "../hosting/create-host.js";
 import { requireTenant, type Principal } from "./auth.js";
-import { wowResult } from "./command-handler.js";
+import { checkId, wowResult } from "./command-handler.js";
 import { HttpError } from "./http-error.js";
 
 export interface Reply {
@@ -111,8 +111,17 @@ export async function scheduleCommand(
   // Own keys only: `wow.schedule.constructor` must not find Object.prototype's.
   const type = Object.hasOwn(JOB_VERBS, verb) ? JOB_VERBS[verb] : undefined;
   if (type === undefined) throw new HttpError(404, ErrorCodes.NotFound, `unknown schedule command ${JSON.stringify(command.slice(0, 60))}: use wow.schedule.enable, reschedule, disable or trigger`);
-  const job = host.jobs.job(context, parseInstanceId(id).job);
-  if (!job) throw new HttpError(404, ErrorCodes.NotFound, `no job ${id} in context ${context}`);
+  const { job: name, partition } = parseInstanceId(id);
+  checkId("job instance id", name);
+  const job = host.jobs.job(context, name);
+  if (!job) throw new HttpError(404, ErrorCodes.NotFound, `no job ${JSON.stringify(id.slice(0, 80))} in context ${context}`);
+  // A sharded job's instances are `<job>#<partition>` (`%23` in a URL); another job has one instance.
+  if (job.sharded === true && (partition === undefined || partition >= host.jobs.partitions)) {
+    const last = host.jobs.partitions - 1;
+    const instances = last === 0 ? `its instance ${name}#0` : `an instance, ${name}#0 to ${name}#${last}`;
+    throw new HttpError(404, ErrorCodes.NotFound, `job ${name} is sharded: name ${instances} (${name}%230 in a URL)`);
+  }
+  if (job.sharded !== true && id !== name) throw new HttpError(404, ErrorCodes.NotFound, `job ${name} is not sharded: its instance is ${name}`);
   // A SYSTEM job's instances live in the default tenant: a tenant's credential never reaches them.
   const tenantId = job.scope === "SYSTEM" ? DEFAULT_TENANT : (tenantHeader ?? principal.tenant ?? DEFAULT_TENANT);
   requireTenant(principal, tenantId);

@@ -28,7 +28,9 @@ export interface HttpOptions {
   readonly onServerError?: (error: unknown) => void;
 }
 
-const SEGMENT = /^[A-Za-z0-9._~:@!$'()*+,;=-]+$/;
+// `#` arrives only percent-encoded (`%23`): it names a sharded job's instance, `shards#0`. Ids
+// elsewhere refuse it (checkId).
+const SEGMENT = /^[A-Za-z0-9._~:@!$'()*+,;=#-]+$/;
 
 /** Splits a request path into decoded segments; path tricks (`..`, empty or encoded slashes, control characters) are a 400. */
 export function pathSegments(url: string | undefined): string[] {
@@ -77,7 +79,7 @@ export function createRequestListener(host: WowHost, options: HttpOptions = {}):
     if (segments.length === 4 && second === "schedule") {
       if (method !== "POST") throw new HttpError(405, "MethodNotAllowed", "schedule commands are POST");
       const tenant = req.headers[Headers.TenantId];
-      return scheduleCommand(host, principal, first!, checkId("job instance id", third!), fourth!, typeof tenant === "string" ? checkId("Command-Tenant-Id", tenant) : undefined, body);
+      return scheduleCommand(host, principal, first!, third!, fourth!, typeof tenant === "string" ? checkId("Command-Tenant-Id", tenant) : undefined, body);
     }
     const route = routes.get(routeKey(method, segments, false)) ?? routes.get(routeKey(method, segments, true));
     if (!route || second !== "tenant") throw new HttpError(404, ErrorCodes.NotFound, `no route ${method} ${req.url?.slice(0, 100)}`);

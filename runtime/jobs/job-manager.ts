@@ -63,6 +63,11 @@ export class JobManager {
     for (const a of this.aggregates) this.byContext.set(a.context, a);
   }
 
+  /** How many journal partitions there are: a sharded job has one instance per partition, `<job>#<p>`. */
+  get partitions(): number {
+    return this.options.ownership.partitions;
+  }
+
   job(context: string, name: string): SagaJobRegistration | undefined {
     return this.jobs.get(`${context}.${name}`)?.job;
   }

@@ -85,7 +85,7 @@ describe("schedule commands and listings", () => {
     const globex = await s.call("GET", "/wow/jobs", { token: GLOBEX });
     expect(globex.json.jobs).toEqual([]);
     const all = await s.call("GET", "/wow/jobs");
-    expect(all.json.jobs.map((j: any) => `${j.id}@${j.tenantId}`)).toEqual(["receive@(0)", "report@acme"]);
+    expect(all.json.jobs.map((j: any) => `${j.id}@${j.tenantId}`)).toEqual(["receive@(0)", "report@acme", "shards#0@(0)"]);
     const disable = await s.call("POST", "/shop/schedule/report/wow.schedule.disable", { token: ACME });
     expect(disable.status).toBe(200);
     expect((await s.call("GET", "/wow/jobs", { token: ACME })).json.jobs[0]).toMatchObject({ enabled: false, nextFireTimes: [] });
@@ -93,6 +93,17 @@ describe("schedule commands and listings", () => {
     expect(unknownVerb.status).toBe(404);
     const unknownJob = await s.call("POST", "/shop/schedule/nope/wow.schedule.enable");
     expect(unknownJob.status).toBe(404);
+  });
+
+  it("reaches a sharded job's instance as <job>#<partition> (%23 in the URL), and says how when it is named without one", async () => {
+    const disable = await s.call("POST", "/shop/schedule/shards%230/wow.schedule.disable");
+    expect([disable.status, disable.json.aggregateId]).toEqual([200, "shards#0"]);
+    expect((await s.call("GET", "/wow/jobs")).json.jobs.find((j: any) => j.id === "shards#0")).toMatchObject({ enabled: false });
+    expect((await s.call("POST", "/shop/schedule/shards%230/wow.schedule.enable")).status).toBe(200);
+    const bare = await s.call("POST", "/shop/schedule/shards/wow.schedule.disable");
+    expect([bare.status, bare.json.errorMsg]).toEqual([404, "job shards is sharded: name its instance shards#0 (shards%230 in a URL)"]);
+    expect((await s.call("POST", "/shop/schedule/shards%231/wow.schedule.disable")).status).toBe(404);
+    expect((await s.call("POST", "/shop/schedule/receive%230/wow.schedule.disable")).status).toBe(404);
   });
 
   it("lists pending timers, parked timers and parked events, and re-drives each", async () => {

@@ -47,7 +47,7 @@ export interface Served {
 export async function serve(): Promise<Served> {
   const p = probe();
   const host = createHost({
-    registrations: [order, stock, shopSaga(p, [receiveJob(), receiveJob({ name: "report", function: "report", subscription: "ShopSaga.report", scope: "TENANT" })])],
+    registrations: [order, stock, shopSaga(p, [receiveJob(), receiveJob({ name: "report", function: "report", subscription: "ShopSaga.report", scope: "TENANT" }), receiveJob({ name: "shards", function: "shards", subscription: "ShopSaga.shards", sharded: true })])],
     store: new MemoryJournal(),
     services: { "shop.Suppliers": suppliers },
     timers: { pollInterval: "50ms", maxAttempts: 1 },
