@@ -74,41 +74,58 @@ export function loadWowConfig<Job extends string>(options: LoadWowConfigOptions<
     return fileLabel;
   };
   if (problems.length === 0) {
+    // The schema's problems and the semantic ones together, so that one round of fixes is enough;
+    // a value the schema already refused is not reported twice.
     const validate = validatorFor(options.schema);
-    if (!validate(merged)) for (const error of validate.errors ?? []) problems.push(describe(error, sourceOf));
-    else problems.push(...semanticProblems(merged, sourceOf));
+    const schemaProblems = validate(merged) ? [] : (validate.errors ?? []).map((error) => describe(error, sourceOf));
+    const refused = new Set(schemaProblems.map((problem) => problem.path));
+    problems.push(...schemaProblems, ...semanticProblems(merged, sourceOf).filter((problem) => !refused.has(problem.path)));
   }
   if (problems.length > 0) throw new WowConfigError(problems);
   return merged;
 }
 
-/** What the schema cannot say: the cron engine's verdict, the zone, the duration. */
-function semanticProblems(config: WowConfig, sourceOf: (path: string) => string): ConfigProblem[] {
+/**
+ * What the schema cannot say: the cron engine's verdict, the zone, the duration. It runs on a
+ * configuration the schema may have refused elsewhere, so it reads only values of the right type.
+ */
+function semanticProblems(config: unknown, sourceOf: (path: string) => string): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  for (const [name, schedule] of Object.entries(config.wow.schedules)) {
+  const problem = (path: string, message: string) => problems.push({ path, message, source: sourceOf(path) });
+  const wow = record(record(config)?.wow);
+  for (const [name, value] of Object.entries(record(wow?.schedules) ?? {})) {
+    const schedule = record(value);
     const base = pointer(["wow", "schedules", name]);
-    const zoneValid = isValidTimeZone(schedule.zone);
-    try {
-      const expression = CronExpression.parse(schedule.expression);
-      if (expression.neverFires()) {
-        problems.push({ path: `${base}/expression`, message: `'${schedule.expression}' never fires`, source: sourceOf(`${base}/expression`) });
-      } else if (zoneValid && !expression.firesIn(schedule.zone)) {
-        const message = `'${schedule.expression}' never fires in ${schedule.zone}: each time it matches falls in a daylight-saving gap`;
-        problems.push({ path: `${base}/expression`, message, source: sourceOf(`${base}/expression`) });
-      }
-    } catch (error) {
-      problems.push({ path: `${base}/expression`, message: (error as Error).message, source: sourceOf(`${base}/expression`) });
+    const zone = typeof schedule?.zone === "string" ? schedule.zone : undefined;
+    const zoneValid = zone !== undefined && isValidTimeZone(zone);
+    if (zone !== undefined && !zoneValid) {
+      problem(`${base}/zone`, `unknown time zone '${zone}' (use an IANA name such as "Europe/Paris" or "UTC")`);
     }
-    if (!zoneValid) {
-      problems.push({ path: `${base}/zone`, message: `unknown time zone '${schedule.zone}' (use an IANA name such as "Europe/Paris" or "UTC")`, source: sourceOf(`${base}/zone`) });
+    if (typeof schedule?.expression !== "string") continue;
+    const text = schedule.expression;
+    try {
+      const expression = CronExpression.parse(text);
+      if (expression.neverFires()) problem(`${base}/expression`, `'${text}' never fires`);
+      else if (zoneValid && !expression.firesIn(zone)) problem(`${base}/expression`, `'${text}' never fires in ${zone}: each time it matches falls in a daylight-saving gap`);
+    } catch (error) {
+      problem(`${base}/expression`, (error as Error).message);
     }
   }
-  try {
-    parseDuration(config.wow.timers["poll-interval"]);
-  } catch (error) {
-    problems.push({ path: "/wow/timers/poll-interval", message: (error as Error).message, source: sourceOf("/wow/timers/poll-interval") });
+  const pollInterval = record(wow?.timers)?.["poll-interval"];
+  if (typeof pollInterval === "string" || typeof pollInterval === "number") {
+    try {
+      // A zero interval would make an idle host poll without pause.
+      if (parseDuration(pollInterval) < 1) problem("/wow/timers/poll-interval", "must be at least 1 ms");
+    } catch (error) {
+      problem("/wow/timers/poll-interval", (error as Error).message);
+    }
   }
   return problems;
+}
+
+/** `value` when it is a plain object (not an array, not null). */
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 function describe(error: ErrorObject, sourceOf: (path: string) => string): ConfigProblem {

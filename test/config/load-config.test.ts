@@ -97,8 +97,22 @@ describe("loadWowConfig", () => {
     expect(load({ wow: { schedules: { "receive-deliveries": { expression: "0 30 2 31 3 SUN", zone: "UTC" } } } }).wow.schedules["receive-deliveries"]!.zone).toBe("UTC");
   });
 
-  it("a bad poll-interval is caught by the duration parser", () => {
+  it("a bad poll-interval is caught by the duration parser, and a zero one is refused", () => {
     expect(problems({ wow: { timers: { "poll-interval": "soon" } } }).map((p) => p.path)).toEqual(["/wow/timers/poll-interval"]);
+    // An idle host would poll without pause.
+    for (const zero of ["0ms", "PT0S", "0"]) {
+      expect(problems({ wow: { timers: { "poll-interval": zero } } }).map((p) => `${p.path}: ${p.message}`)).toEqual(["/wow/timers/poll-interval: must be at least 1 ms"]);
+    }
+  });
+
+  it("reports the engine's problems together with the schema's, in one round", () => {
+    const first = problems({ wow: { schedules: { "receive-deliveries": { zone: "Europe/Pariss", misfire: "LATEST" } } } });
+    expect(first.map((p) => p.path).sort()).toEqual(["/wow/schedules/receive-deliveries/misfire", "/wow/schedules/receive-deliveries/zone"]);
+    const second = problems({ wow: { timers: { "max-attempts": 0, "poll-interval": "0ms" }, schedules: { "receive-deliveries": { expression: "0 0 25 * * *" } } } });
+    expect(second.map((p) => p.path).sort()).toEqual(["/wow/schedules/receive-deliveries/expression", "/wow/timers/max-attempts", "/wow/timers/poll-interval"]);
+    // A value the schema refuses is reported once, by the schema.
+    const once = problems({ wow: { schedules: { "receive-deliveries": { expression: "0 6 * * *", zone: 5 } } } });
+    expect(once.map((p) => p.path).sort()).toEqual(["/wow/schedules/receive-deliveries/expression", "/wow/schedules/receive-deliveries/zone"]);
   });
 });
 
