@@ -9,7 +9,7 @@ import type { CommandSender } from "../processing/command-processor.js";
 import { replay } from "../processing/command-processor.js";
 import type { CronNext } from "../timers/cron-next.js";
 import type { SubscriptionStore } from "../subscriptions/subscription-store.js";
-import { instanceId, JobCommands, SCHEDULE_AGGREGATE, TICK_KEY, type JobRule } from "./job-messages.js";
+import { instanceId, JobCommands, parseInstanceId, SCHEDULE_AGGREGATE, TICK_KEY, type JobRule } from "./job-messages.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
 import { scheduleAggregate, type JobInstanceState, type JobRun } from "./schedule-aggregate.js";
 import type { AggregateRegistration } from "../model/registration.js";
@@ -83,7 +83,10 @@ export class JobManager {
     return refs;
   }
 
-  /** At start: enable each SYSTEM instance (kept as is when already enabled with the same rule), or disable it per config. */
+  /**
+   * At start: enable each SYSTEM instance (kept as is when already enabled with the same rule), or
+   * disable it per config; bring each enabled TENANT instance that has no rule of its own to the host's rule.
+   */
   async startSystemJobs(send: CommandSender): Promise<CommandResult[]> {
     const results: CommandResult[] = [];
     for (const ref of this.systemInstances()) {
@@ -94,6 +97,14 @@ export class JobManager {
       } else if ((await this.state(ref)).enabled) {
         results.push(await send(commandMessage(JobCommands.Disable, { host: true }, ref)));
       }
+    }
+    // A TENANT instance enabled without a rule of its own follows the host's, which the config may
+    // have changed since: it is re-enabled with it (nothing happens when the rule is the same).
+    for (const ref of await this.options.store.instances()) {
+      const entry = this.jobs.get(`${ref.context}.${parseInstanceId(ref.id).job}`);
+      if (entry?.job.scope !== "TENANT") continue;
+      const state = await this.state(ref);
+      if (state.enabled && !state.own) results.push(await send(commandMessage(JobCommands.Enable, { host: true }, ref)));
     }
     return results;
   }

@@ -194,3 +194,20 @@ describe.each(stores)("jobs ($name)", (store) => {
     await s.stop();
   });
 });
+
+it("after a restart with a new host rule, a TENANT instance without its own rule follows it; one with its own keeps it", async () => {
+  const journal = stores.find((store) => store.name === "sqlite")!.open(); // a journal that outlives its host
+  const tenantSpec = (expression: string, start: string) =>
+    scheduleSpec({ aggregates: [order, stock], sagas: [shopSaga(probe(), [receiveJob({ scope: "TENANT" })])], services: { "shop.Suppliers": suppliers }, start, journal, timers: { pollInterval: "1h" }, subscriptions: { pollInterval: "1h" }, config: schedules({ expression }) });
+  const before = tenantSpec("0 0 * * * *", START);
+  expect((await before.enable("receive", { tenantId: "acme" })).succeeded).toBe(true);
+  expect((await before.enable("receive", { tenantId: "globex", expression: "0 30 * * * *" })).succeeded).toBe(true);
+  await before.stop();
+  const after = tenantSpec("0 */15 * * * *", START);
+  await after.advanceTime("1h");
+  const byTenant = (tenant: string) => after.derived.filter((d) => d.tick.tenantId === tenant).map((d) => new Date(d.tick.due).toISOString().slice(11, 16));
+  expect(byTenant("acme")).toEqual(["00:15", "00:30", "00:45", "01:00"]);
+  expect(byTenant("globex")).toEqual(["00:30"]);
+  expect((await after.app.jobs.list()).map((v) => [v.tenantId, v.own, v.rule.expression])).toEqual([["acme", false, "0 */15 * * * *"], ["globex", true, "0 30 * * * *"]]);
+  await after.stop();
+});
