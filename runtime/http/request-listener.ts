@@ -86,9 +86,9 @@ export function createRequestListener(host: WowHost, options: HttpOptions = {}):
     const tenantId = checkId("tenant id", third ?? DEFAULT_TENANT);
     requireTenant(principal, tenantId);
     const pathId = route.create ? undefined : checkId("aggregate id", segments[4]!);
-    validate?.(route.type, body);
+    const decoded = validate === undefined ? body : validate(route.type, body);
     try {
-      const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, body, host.send, host.journal);
+      const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, decoded, host.send, host.journal);
       return { status, body: result, errorCode };
     } catch (error) {
       // A handler that throws on a body it did not expect (no rejection): the body is at fault.

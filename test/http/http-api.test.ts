@@ -55,12 +55,26 @@ describe("commands", () => {
     expect([gone.status, gone.code]).toEqual([410, "IllegalAccessDeletedAggregate"]);
   });
 
+  it("hands the handler an instant as epoch ms, a duration as ms, and an optional field sent as null as absent (the SDK's types)", async () => {
+    const body = { product: "mug", quantity: 1, holdOn: null, placedAt: "2026-03-01T10:00:00+01:00", grace: "15m" };
+    const created = await s.call("POST", `${orders}/create_order`, { body, headers: { "Command-Aggregate-Id": "o-typed" } });
+    expect(created.status).toBe(200);
+    const [event] = (await s.host.journal.load(aggregateRef("shop", "Order", "o-typed"))).events;
+    expect(event!.body).toEqual({ product: "mug", quantity: 1, placedAt: Date.UTC(2026, 2, 1, 9), grace: 900_000 });
+    expect(Object.hasOwn(event!.body as object, "holdOn")).toBe(false);
+  });
+
   it("a bad body is a 400 that says what is wrong", async () => {
     const wrong = await s.call("POST", `${orders}/create_order`, { body: { product: 3, quantity: "two", extra: true } });
     expect([wrong.status, wrong.code]).toEqual([400, "CommandValidation"]);
     expect(wrong.json.errorMsg).toContain("product: must be a string");
     expect(wrong.json.errorMsg).toContain("quantity: must be an integer");
     expect(wrong.json.errorMsg).toContain("extra: unknown field");
+    const times = await s.call("POST", `${orders}/create_order`, { body: { product: "mug", quantity: 1, placedAt: "2026-03-01T10:00:00Z", grace: 5 } });
+    expect([times.status, times.json.errorMsg]).toEqual([200, ""]);
+    const local = await s.call("POST", `${orders}/create_order`, { body: { product: "mug", quantity: 1, placedAt: "2026-03-01T10:00:00", grace: { any: "thing" } } });
+    expect(local.json.errorMsg).toContain("placedAt: must be an instant");
+    expect(local.json.errorMsg).toContain("grace: must be a duration");
     const bad = await s.call("POST", `${orders}/create_order`, { raw: "{not json" });
     expect([bad.status, bad.code]).toEqual([400, "IllegalArgument"]);
     expect(bad.json.errorMsg).toContain("not valid JSON");

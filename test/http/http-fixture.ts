@@ -14,7 +14,7 @@ export const SHOP_MANIFEST = {
       aggregates: {
         Order: {
           commands: {
-            CreateOrder: { qualifiedName: "shop.CreateOrder", fields: [field("product", "string"), field("quantity", "int"), { name: "holdOn", type: { kind: "builtin", name: "string", array: false, optional: true } }] },
+            CreateOrder: { qualifiedName: "shop.CreateOrder", fields: [field("product", "string"), field("quantity", "int"), { name: "holdOn", type: { kind: "builtin", name: "string", array: false, optional: true } }, optionalField("placedAt", "instant"), optionalField("grace", "duration")] },
             CancelOrder: { qualifiedName: "shop.CancelOrder", fields: [] },
             ArchiveOrder: { qualifiedName: "shop.ArchiveOrder", fields: [] },
           },
@@ -34,6 +34,10 @@ export const SHOP_MANIFEST = {
 
 function field(name: string, type: string) {
   return { name, type: { kind: "builtin", name: type, array: false, optional: false } };
+}
+
+function optionalField(name: string, type: string) {
+  return { name, type: { kind: "builtin", name: type, array: false, optional: true } };
 }
 
 export interface Served {

@@ -30,7 +30,8 @@ const deliveries: Deliveries = {
 };
 const services: Services = { "eshop-order.PaymentPolicy": paymentPolicy, "eshop-inventory.Deliveries": deliveries };
 
-// Command bodies arriving over HTTP are validated against the manifest's field declarations.
+// Command bodies arriving over HTTP are validated against the manifest's field declarations, and
+// decoded to the SDK's types (an ISO-8601 instant to epoch ms, "15m" to ms, a null optional to absent).
 const manifest = JSON.parse(readFileSync(join(root, "generated/wow-manifest.json"), "utf8"));
 const host = createHost({ registrations: [order, stock, stockSaga], store: dbPath, config, services, http: { manifest } });
 const timeline = new Timeline(host);
