@@ -10,6 +10,7 @@ import { replay } from "../processing/command-processor.js";
 import type { CronNext } from "../timers/cron-next.js";
 import type { SubscriptionStore } from "../subscriptions/subscription-store.js";
 import { instanceId, JobCommands, parseInstanceId, SCHEDULE_AGGREGATE, TICK_KEY, type JobRule } from "./job-messages.js";
+import { partitionSubscription } from "./job-subscriptions.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
 import { scheduleAggregate, type JobInstanceState, type JobRun } from "./schedule-aggregate.js";
 import type { AggregateRegistration } from "../model/registration.js";
@@ -141,7 +142,8 @@ export class JobManager {
       job: job.name,
       tenantId: ref.tenantId,
       scope: job.scope,
-      subscription: job.subscription,
+      // A sharded job's partitions are subscriptions of their own (job-subscriptions.ts).
+      subscription: state.partition === undefined ? job.subscription : partitionSubscription(job.subscription, state.partition),
       enabled: state.enabled,
       rule,
       own: state.own,

@@ -1,4 +1,5 @@
-// A job's handler as the durable subscription `<processor>.<function>` of its instances' ticks:
+// A job's handler as the durable subscription `<processor>.<function>` of its instances' ticks (a
+// sharded job: one per partition, `<processor>.<function>#<partition>`):
 // the tick becomes a `ScheduleTick`, and the commands it derives get request ids from the tick
 // event (`<tickEventId>-<index>`), so a tick handled again sends the same requests.
 import type { CommandMessage, EventMessage } from "../model/messages.js";
@@ -31,24 +32,33 @@ export interface JobRuntime extends SagaRuntime {
   readonly onDerived?: (job: SagaJobRegistration, tick: ScheduleTick, commands: readonly CommandMessage[]) => void;
 }
 
+/** The subscription of one partition of a sharded job: `<processor>.<function>#<partition>`. */
+export function partitionSubscription(subscription: string, partition: number): string {
+  return `${subscription}#${partition}`;
+}
+
 export function jobSubscriptions(saga: SagaRegistration, runtime: JobRuntime): Subscription[] {
-  return saga.jobs.map((job) => {
+  return saga.jobs.flatMap((job): Subscription[] => {
     const services = servicesFor(job.services, runtime.services, job.subscription);
-    return {
-      name: job.subscription,
-      accepts: (event: EventMessage) => {
-        if (!isTickOf(event, saga.context, job.name)) return false;
-        const partition = (event.body as TickedBody).partition;
-        return partition === undefined || runtime.ownership.owns(partition);
-      },
-      handle: async (event: EventMessage) => {
-        const tick = tickOf(event);
-        const outputs = await job.handle(tick, jobContext, services);
-        const requests = outputs.map((output, index) => requestOf(output, event, index, runtime.clock.now()));
-        runtime.onDerived?.(job, tick, requests);
-        for (const request of requests) await runtime.send(request);
-      },
+    const isTick = (event: EventMessage) => isTickOf(event, saga.context, job.name);
+    const handle = async (event: EventMessage) => {
+      const tick = tickOf(event);
+      const outputs = await job.handle(tick, jobContext, services);
+      const requests = outputs.map((output, index) => requestOf(output, event, index, runtime.clock.now()));
+      runtime.onDerived?.(job, tick, requests);
+      for (const request of requests) await runtime.send(request);
     };
+    if (!job.sharded) return [{ name: job.subscription, accepts: isTick, handle }];
+    // Sharded: progress is kept per partition (a checkpoint each, in the store the hosts share), as
+    // Kafka consumer groups or Akka projections by slice do. Only the partition's owner runs it, and
+    // an owner that gains a partition resumes from that partition's checkpoint. One checkpoint for
+    // all partitions would let a host move it past ticks of partitions it does not own: lost on hand-over.
+    return Array.from({ length: runtime.ownership.partitions }, (_, partition) => ({
+      name: partitionSubscription(job.subscription, partition),
+      accepts: (event: EventMessage) => isTick(event) && (event.body as TickedBody).partition === partition,
+      active: () => runtime.ownership.owns(partition),
+      handle,
+    }));
   });
 }
 

@@ -1,6 +1,8 @@
 // Runs durable subscriptions over the journal: each reads events by global position from its own
-// checkpoint; a handler failure is retried with backoff, then the event is parked (durably, with its
-// error) and the subscription goes on with the next events. Parked events can be re-driven.
+// checkpoint, in a loop of its own, so that one subscription waiting out a retry back-off (or a slow
+// handler) delays no other. A handler failure is retried with backoff, then the event is parked
+// (durably, with its error) and the subscription goes on with the next events. Parked events can be
+// re-driven.
 import type { Clock } from "../clock.js";
 import type { Journal } from "../journal/journal.js";
 import { parseDuration, type DurationInput } from "../model/duration.js";
@@ -14,6 +16,13 @@ export interface Subscription {
   accepts(event: EventMessage): boolean;
   /** Throws on a technical failure (retried, then parked). */
   handle(event: EventMessage): Promise<void>;
+  /**
+   * Whether this host runs the subscription now (default: always). A sharded job's partition
+   * (`<name>#<partition>`) is active only while this host owns the partition: while inactive its
+   * checkpoint is not touched here, and once active again it resumes from the store's checkpoint,
+   * which the partition's other owners share.
+   */
+  active?(): boolean;
 }
 
 /** How often positions moved only in memory (events passed over) are written while busy. */
@@ -41,6 +50,23 @@ export interface SubscriptionServiceOptions extends SubscriptionOptions {
   readonly onParked?: (entry: ParkedEvent) => void;
 }
 
+/** A subscription's state on this host. */
+interface Worker {
+  readonly subscription: Subscription;
+  /** The last event handled or passed over; undefined: to be read from the store (not loaded, stopped, or inactive). */
+  position: number | undefined;
+  /** The position the store holds, as far as this host knows. */
+  persisted: number;
+  flushedAt: number;
+  /** The end of the last pass queued: passes (its loop's, `drain`'s) run one at a time per subscription. */
+  tail: Promise<unknown>;
+  /** Its loop, while the service runs, and what stops it. */
+  loop: Promise<void> | undefined;
+  stop: AbortController;
+  woken: boolean;
+  napping: AbortController | undefined;
+}
+
 export class SubscriptionService {
   readonly subscriptions: readonly Subscription[];
   private readonly journal: Journal;
@@ -52,24 +78,28 @@ export class SubscriptionService {
   private readonly batchSize: number;
   private readonly onError: (error: unknown) => void;
   private readonly onParked: ((entry: ParkedEvent) => void) | undefined;
-  private loop: Promise<void> | undefined;
-  private abort = new AbortController();
-  private napping: AbortController | undefined;
-  private woken = false;
-  /** Each subscription's position (handled or passed over), and what the store holds. */
-  private readonly positions = new Map<string, number>();
-  private readonly persisted = new Map<string, number>();
-  private flushedAt = 0;
+  private readonly workers = new Map<string, Worker>();
+  /** Journal reads in flight by start position: subscriptions at the same position share one. */
+  private readonly reads = new Map<number, Promise<EventMessage[]>>();
 
   constructor(options: SubscriptionServiceOptions) {
     this.journal = options.journal;
     this.store = options.store;
     this.clock = options.clock;
     this.subscriptions = options.subscriptions;
-    const names = new Set<string>();
-    for (const s of this.subscriptions) {
-      if (names.has(s.name)) throw new Error(`subscription ${s.name} is registered twice`);
-      names.add(s.name);
+    for (const subscription of this.subscriptions) {
+      if (this.workers.has(subscription.name)) throw new Error(`subscription ${subscription.name} is registered twice`);
+      this.workers.set(subscription.name, {
+        subscription,
+        position: undefined,
+        persisted: 0,
+        flushedAt: 0,
+        tail: Promise.resolve(),
+        loop: undefined,
+        stop: new AbortController(),
+        woken: false,
+        napping: undefined,
+      });
     }
     this.maxAttempts = options.maxAttempts ?? 5;
     if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) throw new RangeError("subscriptions.maxAttempts must be a positive integer");
@@ -85,64 +115,53 @@ export class SubscriptionService {
   }
 
   get running(): boolean {
-    return this.loop !== undefined;
+    return [...this.workers.values()].some((w) => w.loop !== undefined);
   }
 
+  /** One loop per subscription: none waits on another's retries or slow handler. */
   start(): void {
-    if (this.loop || this.subscriptions.length === 0) return;
-    this.abort = new AbortController();
-    const signal = this.abort.signal;
-    this.loop = (async () => {
-      while (!signal.aborted) {
-        this.woken = false;
-        let handled = 0;
-        try {
-          handled = await this.pollOnce(signal);
-        } catch (error) {
-          this.onError(error);
-        }
-        if (signal.aborted) break;
-        if (handled === 0 && !this.woken) await this.nap(this.pollInterval, signal);
-      }
-    })();
+    if (this.running) return;
+    for (const worker of this.workers.values()) {
+      // A controller per loop: its naps and back-offs listen on its own signal, one at a time.
+      worker.stop = new AbortController();
+      worker.loop = this.run(worker, worker.stop.signal);
+    }
   }
 
-  /** A commit on this node: look for new events now. */
+  /** A commit on this node: every subscription looks for new events now. */
   wake(): void {
-    this.woken = true;
-    // A reason given: no DOMException is built per wake (one per commit on a busy node).
-    this.napping?.abort(WOKEN);
-  }
-
-  /** Graceful: the event in hand finishes (or its retry wait is cut short and it is re-read next start). */
-  async stop(): Promise<void> {
-    this.abort.abort();
-    const loop = this.loop;
-    this.loop = undefined;
-    await loop;
-    await this.flush();
+    // A read already in flight may predate the commit: later passes read afresh.
+    this.reads.clear();
+    for (const worker of this.workers.values()) {
+      worker.woken = true;
+      // A reason given: no DOMException is built per wake (one per commit on a busy node).
+      worker.napping?.abort(WOKEN);
+    }
   }
 
   /**
-   * One pass: one read of the journal from the earliest position any subscription is at, then
-   * each subscription takes the events past its own position. Returns how many events were read.
+   * Graceful: each event in hand finishes (or its retry wait is cut short and it is re-read next
+   * start). Positions are written, then forgotten: while stopped, another host may move a shared
+   * checkpoint (a partition's), so the next start reads them from the store.
    */
+  async stop(): Promise<void> {
+    const workers = [...this.workers.values()];
+    const loops = workers.map((w) => w.loop);
+    for (const worker of workers) {
+      worker.stop.abort();
+      worker.loop = undefined;
+    }
+    await Promise.all(loops);
+    for (const worker of workers) {
+      await this.flush(worker);
+      worker.position = undefined;
+    }
+  }
+
+  /** One pass of every subscription (each reads from its own position). Returns how many events were read. */
   async pollOnce(signal: AbortSignal = new AbortController().signal): Promise<number> {
-    for (const s of this.subscriptions) {
-      if (!this.positions.has(s.name)) {
-        const stored = await this.store.checkpoint(s.name);
-        this.positions.set(s.name, stored);
-        this.persisted.set(s.name, stored);
-      }
-    }
-    const from = Math.min(...this.subscriptions.map((s) => this.positions.get(s.name)!));
-    const events = await this.journal.read(from, this.batchSize);
-    for (const subscription of this.subscriptions) {
-      if (signal.aborted) break;
-      await this.catchUp(subscription, events, signal);
-    }
-    if (this.clock.now() - this.flushedAt >= SKIP_FLUSH_MS) await this.flush();
-    return events.length;
+    const read = await Promise.all([...this.workers.values()].map((w) => this.pass(w, signal)));
+    return read.reduce((a, b) => a + b, 0);
   }
 
   /** Catches every subscription up with the journal (tests and shutdown). */
@@ -152,14 +171,16 @@ export class SubscriptionService {
 
   /** A subscription's position: the last event it handled or passed over. */
   async checkpoint(subscription: string): Promise<number> {
-    return this.positions.get(subscription) ?? this.store.checkpoint(subscription);
+    return this.workers.get(subscription)?.position ?? this.store.checkpoint(subscription);
   }
 
   /** Moves a subscription to `position` (0: from the beginning): an operator's replay; handlers see the events again. */
   async reset(subscription: string, position: number): Promise<void> {
-    this.positions.set(subscription, position);
-    this.persisted.set(subscription, position);
+    const worker = this.workers.get(subscription);
+    // Set before the write: a pass in progress sees its position moved and leaves it (the reset wins).
+    if (worker) worker.position = position;
     await this.store.saveCheckpoint(subscription, position);
+    if (worker) worker.persisted = position;
     this.wake();
   }
 
@@ -170,7 +191,7 @@ export class SubscriptionService {
   /** An operator's re-drive: the parked event is handled once more; on success it leaves the parked list. */
   async redrive(id: string): Promise<{ readonly found: boolean; readonly ok: boolean; readonly error?: string }> {
     const entry = await this.store.parkedEvent(id);
-    const subscription = entry && this.subscriptions.find((s) => s.name === entry.subscription);
+    const subscription = entry && this.workers.get(entry.subscription)?.subscription;
     if (!entry || !subscription) return { found: false, ok: false };
     try {
       await subscription.handle(entry.event);
@@ -183,34 +204,98 @@ export class SubscriptionService {
     return { found: true, ok: true };
   }
 
-  /**
-   * A handled (or parked) event moves the durable checkpoint at once; events a subscription only
-   * passes over move it in memory, written now and then (re-reading them after a crash is harmless).
-   */
-  private async catchUp(subscription: Subscription, events: readonly EventMessage[], signal: AbortSignal): Promise<void> {
-    let position = this.positions.get(subscription.name)!;
-    for (const event of events) {
-      if (event.position! <= position) continue;
-      if (subscription.accepts(event)) {
-        if (!(await this.handleWithRetries(subscription, event, signal))) break;
-        position = event.position!;
-        await this.store.saveCheckpoint(subscription.name, position);
-        this.persisted.set(subscription.name, position);
-      } else {
-        position = event.position!;
+  private async run(worker: Worker, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      worker.woken = false;
+      let read = 0;
+      try {
+        read = await this.pass(worker, signal);
+      } catch (error) {
+        this.onError(error);
       }
-      this.positions.set(subscription.name, position);
+      if (signal.aborted) break;
+      if (read === 0 && !worker.woken) await this.nap(worker, signal);
     }
   }
 
-  /** Writes the positions that moved in memory only. */
-  private async flush(): Promise<void> {
-    this.flushedAt = this.clock.now();
-    for (const [name, position] of this.positions) {
-      if (this.persisted.get(name) === position) continue;
-      await this.store.saveCheckpoint(name, position);
-      this.persisted.set(name, position);
+  /** Queues a catch-up behind the subscription's previous one, so two never handle the same events. */
+  private pass(worker: Worker, signal: AbortSignal): Promise<number> {
+    const next = worker.tail.then(() => this.catchUp(worker, signal));
+    worker.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Reads one batch past the subscription's position and takes what it accepts. A handled (or
+   * parked) event moves the durable checkpoint at once; events only passed over move it in memory,
+   * written now and then (re-reading them after a crash is harmless). Returns how many events were read.
+   */
+  private async catchUp(worker: Worker, signal: AbortSignal): Promise<number> {
+    const { subscription } = worker;
+    if (!this.isActive(worker)) return 0;
+    let position = worker.position ?? (await this.load(worker));
+    const events = await this.read(position);
+    for (const event of events) {
+      // Moved meanwhile (an operator's reset), stopping, or the partition went to another host: leave the rest.
+      if (signal.aborted || worker.position !== position || !this.isActive(worker)) break;
+      if (subscription.accepts(event)) {
+        if (!(await this.handleWithRetries(subscription, event, signal))) break;
+        if (worker.position !== position) break;
+        position = event.position!;
+        worker.position = position;
+        await this.store.saveCheckpoint(subscription.name, position);
+        worker.persisted = position;
+      } else {
+        position = event.position!;
+        worker.position = position;
+      }
     }
+    if (this.clock.now() - worker.flushedAt >= SKIP_FLUSH_MS) await this.flush(worker);
+    return events.length;
+  }
+
+  /**
+   * Whether the subscription runs here now. Once inactive, its position is forgotten unwritten: the
+   * partition's new owner moves the shared checkpoint, and this host re-reads it if it gains the
+   * partition again.
+   */
+  private isActive(worker: Worker): boolean {
+    if (worker.subscription.active?.() ?? true) return true;
+    worker.position = undefined;
+    return false;
+  }
+
+  /** The position from the store (an operator's reset while reading wins). */
+  private async load(worker: Worker): Promise<number> {
+    const stored = await this.store.checkpoint(worker.subscription.name);
+    if (worker.position !== undefined) return worker.position;
+    worker.position = stored;
+    worker.persisted = stored;
+    worker.flushedAt = this.clock.now();
+    return stored;
+  }
+
+  private read(from: number): Promise<EventMessage[]> {
+    let read = this.reads.get(from);
+    if (!read) {
+      const fresh = this.journal.read(from, this.batchSize);
+      const forget = () => {
+        if (this.reads.get(from) === fresh) this.reads.delete(from);
+      };
+      fresh.then(forget, forget);
+      this.reads.set(from, fresh);
+      read = fresh;
+    }
+    return read;
+  }
+
+  /** Writes the position if it moved in memory only. */
+  private async flush(worker: Worker): Promise<void> {
+    worker.flushedAt = this.clock.now();
+    const position = worker.position;
+    if (position === undefined || position === worker.persisted) return;
+    await this.store.saveCheckpoint(worker.subscription.name, position);
+    worker.persisted = position;
   }
 
   /** True when the event is settled (handled or parked); false when stopping cut a retry short. */
@@ -240,16 +325,16 @@ export class SubscriptionService {
     }
   }
 
-  private async nap(ms: number, stop: AbortSignal): Promise<void> {
+  private async nap(worker: Worker, stop: AbortSignal): Promise<void> {
     const napping = new AbortController();
-    this.napping = napping;
+    worker.napping = napping;
     const onStop = () => napping.abort(WOKEN);
     stop.addEventListener("abort", onStop, { once: true });
     try {
-      if (!this.woken) await this.clock.sleep(ms, napping.signal);
+      if (!worker.woken) await this.clock.sleep(this.pollInterval, napping.signal);
     } finally {
       stop.removeEventListener("abort", onStop);
-      if (this.napping === napping) this.napping = undefined;
+      if (worker.napping === napping) worker.napping = undefined;
     }
   }
 }

@@ -33,16 +33,19 @@ export class VirtualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve();
-      const sleeper: Sleeper = { wakeAt: this.current + Math.max(0, ms), seq: this.seq++, resolve };
+      const onAbort = () => {
+        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+        resolve();
+      };
+      // Woken by the clock: the listener goes too, or every sleep on a long-lived signal (a
+      // service's stop signal, through retries and naps) would leave one behind.
+      const wake = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const sleeper: Sleeper = { wakeAt: this.current + Math.max(0, ms), seq: this.seq++, resolve: wake };
       this.sleepers.push(sleeper);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          this.sleepers = this.sleepers.filter((s) => s !== sleeper);
-          resolve();
-        },
-        { once: true },
-      );
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 

@@ -112,7 +112,7 @@ describe("schedule commands and listings", () => {
   it("reaches a sharded job's instance as <job>#<partition> (%23 in the URL), and says how when it is named without one", async () => {
     const disable = await s.call("POST", "/shop/schedule/shards%230/wow.schedule.disable");
     expect([disable.status, disable.json.aggregateId]).toEqual([200, "shards#0"]);
-    expect((await s.call("GET", "/wow/jobs")).json.jobs.find((j: any) => j.id === "shards#0")).toMatchObject({ enabled: false });
+    expect((await s.call("GET", "/wow/jobs")).json.jobs.find((j: any) => j.id === "shards#0")).toMatchObject({ enabled: false, subscription: "ShopSaga.shards#0" });
     expect((await s.call("POST", "/shop/schedule/shards%230/wow.schedule.enable")).status).toBe(200);
     const bare = await s.call("POST", "/shop/schedule/shards/wow.schedule.disable");
     expect([bare.status, bare.json.errorMsg]).toEqual([404, "job shards is sharded: name its instance shards#0 (shards%230 in a URL)"]);
