@@ -6,17 +6,28 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** The longest delay setTimeout holds: a longer one fires after 1 ms (with a TimeoutOverflowWarning). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep(ms, signal) {
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve();
+      let left = Math.max(0, ms);
+      let handle: ReturnType<typeof setTimeout>;
       const done = () => {
         clearTimeout(handle);
         signal?.removeEventListener("abort", done);
         resolve();
       };
-      const handle = setTimeout(done, Math.max(0, ms));
+      // A long wait goes in pieces setTimeout can hold.
+      const wait = () => {
+        const piece = Math.min(left, MAX_TIMEOUT_MS);
+        left -= piece;
+        handle = setTimeout(left > 0 ? wait : done, piece);
+      };
+      wait();
       signal?.addEventListener("abort", done, { once: true });
     });
   },

@@ -36,10 +36,13 @@ export class CronExpression {
     return ms === null ? null : new Date(ms);
   }
 
-  /** `next` on epoch milliseconds, without Date objects: the runtime's fast path. */
-  nextAfterMs(afterMs: number, zone = "UTC"): number | null {
+  /**
+   * `next` on epoch milliseconds, without Date objects: the runtime's fast path. With `untilMs`,
+   * the search gives up (null) at that instant instead of a 400-year cycle later.
+   */
+  nextAfterMs(afterMs: number, zone = "UTC", untilMs?: number): number | null {
     if (!Number.isFinite(afterMs)) throw new RangeError(`Cannot search for a cron fire time after an invalid instant (${afterMs})`);
-    return nextFireMs(this.#plan, zoneClock(zone), afterMs);
+    return nextFireMs(this.#plan, zoneClock(zone), afterMs, untilMs);
   }
 
   /** True when no date can ever match (e.g. "0 0 0 30 2 *", "0 0 0 31 2 MON"). Exact, and cheap. */

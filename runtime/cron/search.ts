@@ -80,11 +80,11 @@ export function nextLocalSecond(plan: CronPlan, from: number, limit: number): nu
   return NO_MATCH;
 }
 
-/** First fire time strictly after `afterMs`, in epoch ms, or null. */
-export function nextFireMs(plan: CronPlan, zone: ZoneClock, afterMs: number): number | null {
+/** First fire time strictly after `afterMs` (and before `untilMs`, when given), in epoch ms, or null. */
+export function nextFireMs(plan: CronPlan, zone: ZoneClock, afterMs: number, untilMs = Number.POSITIVE_INFINITY): number | null {
   if (plan.neverFires) return null;
   let utc = Math.floor(afterMs / 1000) + 1;
-  const horizon = Math.min(utc + HORIZON, MAX_SECOND);
+  const horizon = Math.min(utc + HORIZON, MAX_SECOND, Math.ceil(untilMs / 1000));
   while (utc < horizon) {
     zone.locate(utc);
     const offset = zone.periodOffset;

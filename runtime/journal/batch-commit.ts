@@ -1,11 +1,11 @@
 import type { AggregateRef } from "../model/aggregate-ref.js";
-import { DuplicateRequestError, VersionConflictError, type AppendResult, type BatchEntry, type BatchOutcome, type Commit, type TimerSettlement } from "./journal.js";
+import { DuplicateRequestError, UnstorableCommitError, VersionConflictError, type AppendResult, type BatchEntry, type BatchOutcome, type Commit, type TimerSettlement } from "./journal.js";
 
 /** What `commitBatch` needs of a store, all inside its one transaction. */
 export interface BatchWriter {
   keyOf(aggregate: AggregateRef): string;
-  /** Checks first, then writes: throws VersionConflictError / DuplicateRequestError having written nothing. */
-  append(commit: Commit): AppendResult;
+  /** Checks first, then writes: throws VersionConflictError / DuplicateRequestError / UnstorableCommitError having written nothing. `index`: the entry's. */
+  append(commit: Commit, index: number): AppendResult;
   settle(settlements: readonly TimerSettlement[]): void;
 }
 
@@ -17,7 +17,7 @@ export interface BatchWriter {
 export function commitEntries(entries: readonly BatchEntry[], writer: BatchWriter): BatchOutcome[] {
   const refused = new Set<string>();
   const settlements: TimerSettlement[] = [];
-  const outcomes = entries.map(({ commit, settlement }): BatchOutcome => {
+  const outcomes = entries.map(({ commit, settlement }, index): BatchOutcome => {
     if (commit === undefined) {
       settlements.push(settlement);
       return { ok: true };
@@ -25,11 +25,11 @@ export function commitEntries(entries: readonly BatchEntry[], writer: BatchWrite
     const key = writer.keyOf(commit.aggregate);
     if (refused.has(key)) return { ok: false, error: new VersionConflictError(commit.aggregate, commit.expectedVersion ?? -1, -1), untried: true };
     try {
-      const appended = writer.append(commit);
+      const appended = writer.append(commit, index);
       settlements.push(settlement);
       return { ok: true, appended };
     } catch (error) {
-      if (!(error instanceof VersionConflictError || error instanceof DuplicateRequestError)) throw error;
+      if (!(error instanceof VersionConflictError || error instanceof DuplicateRequestError || error instanceof UnstorableCommitError)) throw error;
       refused.add(key);
       return { ok: false, error };
     }

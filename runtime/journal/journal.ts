@@ -97,6 +97,18 @@ export class DuplicateRequestError extends Error {
   }
 }
 
+/**
+ * A commit holding a value the journal cannot store (an event body or a scheduled command with a BigInt, a
+ * cycle, a throwing `toJSON`: SQLite keeps them as JSON). Found before anything is written, so it fails that
+ * commit alone, never the transaction it would have shared; the memory journal refuses the same commits.
+ */
+export class UnstorableCommitError extends Error {
+  constructor(readonly aggregate: AggregateRef, readonly requestId: string, what: string, cause: unknown) {
+    super(`cannot store the commit of request ${requestId} on ${aggregate.context}.${aggregate.aggregate}/${aggregate.id}: ${what} is not JSON (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    this.name = "UnstorableCommitError";
+  }
+}
+
 /** One delivery of a timer batch for `Journal.commitBatch`: its commit (none for a duplicate) and how its slot ends. */
 export interface BatchEntry {
   readonly commit?: Commit;
@@ -108,7 +120,7 @@ export type BatchOutcome =
   | { readonly ok: true; readonly appended?: AppendResult }
   | {
       readonly ok: false;
-      readonly error: VersionConflictError | DuplicateRequestError;
+      readonly error: VersionConflictError | DuplicateRequestError | UnstorableCommitError;
       /** Refused only because an earlier commit of its aggregate in the batch was: never tried. */
       readonly untried?: true;
     };
@@ -125,7 +137,7 @@ export interface Journal {
   findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined>;
   /** `findRequest`, then (if not decided) `load`, in one read. */
   loadForDecision(aggregate: AggregateRef, requestId: string): Promise<DecisionInput>;
-  /** Throws VersionConflictError or DuplicateRequestError, committing nothing. */
+  /** Throws VersionConflictError, DuplicateRequestError or UnstorableCommitError, committing nothing. */
   append(commit: Commit): Promise<AppendResult>;
   /** Committed events in global order, with position > `after`. */
   read(after: number, limit: number): Promise<EventMessage[]>;
@@ -156,8 +168,8 @@ export interface Journal {
   loadForDecisions?(requests: readonly DecisionRequest[]): Promise<DecisionInput[]>;
   /**
    * Optional (with `loadForDecisions`): appends the entries' commits in order and settles their slots, in ONE
-   * transaction. A refused commit (VersionConflictError, DuplicateRequestError) writes nothing and its
-   * settlement is not applied; every later commit of the same aggregate in the batch is refused too (it was
+   * transaction. A refused commit (VersionConflictError, DuplicateRequestError, UnstorableCommitError) writes
+   * nothing and its settlement is not applied; every later commit of the same aggregate in the batch is refused too (it was
    * decided on top of the refused one). Any other error rolls the whole batch back.
    */
   commitBatch?(entries: readonly BatchEntry[]): Promise<BatchOutcome[]>;

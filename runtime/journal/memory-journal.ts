@@ -17,6 +17,7 @@ import {
   type TimerSettlement,
 } from "./journal.js";
 import { commitEntries } from "./batch-commit.js";
+import { commitData } from "./sqlite-rows.js";
 import { MinHeap } from "./min-heap.js";
 
 interface Stream {
@@ -65,6 +66,8 @@ export class MemoryJournal implements Journal {
   }
 
   private appendNow(commit: Commit): AppendResult {
+    // Refuses (UnstorableCommitError) what the SQLite journal cannot store, so a test on memory finds it too.
+    commitData(commit);
     const key = refKey(commit.aggregate);
     const stream: Stream = this.streams.get(key) ?? { version: 0, deleted: false, events: [], requests: new Map() };
     if (commit.expectedVersion !== undefined && stream.version !== commit.expectedVersion) {

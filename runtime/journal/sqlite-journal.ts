@@ -3,6 +3,7 @@ import { refKey, sameRef, type AggregateRef } from "../model/aggregate-ref.js";
 import type { EventMessage } from "../model/messages.js";
 import {
   DuplicateRequestError,
+  UnstorableCommitError,
   VersionConflictError,
   type AppendResult,
   type BatchEntry,
@@ -21,7 +22,7 @@ import { commitEntries } from "./batch-commit.js";
 import { MultiRowStatement } from "./sqlite-multi-row.js";
 import { migrate } from "./sqlite-schema.js";
 import { slotRequestId } from "../timers/scheduled-command.js";
-import { TIMER_COLUMNS, atPosition, eventData, refOfKey, timerSpecData, toEvent, toTimer, type EventRecord, type TimerRecord } from "./sqlite-rows.js";
+import { TIMER_COLUMNS, atPosition, commitData, refOfKey, toEvent, toTimer, type CommitData, type EventRecord, type TimerRecord } from "./sqlite-rows.js";
 
 export interface SqliteJournalOptions {
   /**
@@ -106,6 +107,17 @@ interface Prefetched {
 /** `total_changes()` (rows this connection changed) and `data_version` (moves when another connection commits). */
 type WriteMark = [changes: number, dataVersion: number];
 
+/** An append waiting for its group's transaction, its JSON made (`commitData`). */
+interface PendingAppend {
+  readonly commit: Commit;
+  readonly data: CommitData;
+  readonly resolve: (r: AppendResult) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+/** A batch entry's JSON (`commitData`), or why it cannot be stored; undefined without a commit. */
+type EntryData = CommitData | UnstorableCommitError | undefined;
+
 /** The embedded default journal: one SQLite file (WAL), schema created and versioned by the runtime. */
 export class SqliteJournal implements Journal {
   readonly db: Database.Database;
@@ -121,7 +133,7 @@ export class SqliteJournal implements Journal {
   private loaded: LoadedStreams | undefined;
   /** What the last `dueTimers` read of its timers' slots' commands (by request id), valid while its mark is. */
   private prefetched: { readonly mark: WriteMark; readonly inputs: Map<string, Prefetched>; readonly timers: Map<string, DueTimer> } | undefined;
-  private pending: { commit: Commit; resolve: (r: AppendResult) => void; reject: (e: unknown) => void }[] = [];
+  private pending: PendingAppend[] = [];
 
   constructor(readonly path: string, options: SqliteJournalOptions = {}) {
     checkOptions(options);
@@ -210,7 +222,7 @@ export class SqliteJournal implements Journal {
     };
     this.groupTx = db.transaction((run: () => void) => run());
     this.settleTx = db.transaction((settlements: readonly TimerSettlement[]) => this.settleNow(settlements));
-    this.batchTx = db.transaction((entries: readonly BatchEntry[]) => this.commitBatchNow(entries));
+    this.batchTx = db.transaction((entries: readonly BatchEntry[], data: readonly EntryData[]) => this.commitBatchNow(entries, data));
     // OR FAIL: a row that breaks a constraint ends the statement without undoing its earlier rows (the batch's
     // transaction is rolled back anyway), so SQLite keeps no statement journal for these many-row statements.
     this.insertRequests = MultiRowStatement.insert(db, "INSERT OR FAIL INTO wow_requests (stream, request_id, version, error_code)", 4);
@@ -257,14 +269,16 @@ export class SqliteJournal implements Journal {
 
   /**
    * Group commit: appends issued together (e.g. the deliveries of one timer batch) share one SQLite
-   * transaction. A commit's own refusals (version conflict, duplicate request) are found before it
-   * writes anything, so they fail that commit alone; any other error rolls the whole group back and
-   * fails every commit in it. Every promise settles after the shared COMMIT: nothing is acknowledged
-   * before it is durable.
+   * transaction. A commit's own refusals are found before it writes anything, so they fail that commit
+   * alone: its JSON is made before it joins a group (UnstorableCommitError), its version and request id
+   * are checked first in the transaction. Any other error rolls the group back, and its commits go again
+   * one transaction each, so only the one that fails fails. Every promise settles after its COMMIT:
+   * nothing is acknowledged before it is durable.
    */
   append(commit: Commit): Promise<AppendResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ commit, resolve, reject });
+      const data = commitData(commit);
+      this.pending.push({ commit, data, resolve, reject });
       if (this.pending.length === 1) void deferMicrotasks(GROUP_WINDOW_MICROTASKS).then(() => this.flush());
     });
   }
@@ -272,12 +286,16 @@ export class SqliteJournal implements Journal {
   private flush(): void {
     const group = this.pending;
     this.pending = [];
+    this.commitGroup(group);
+  }
+
+  private commitGroup(group: readonly PendingAppend[]): void {
     const outcomes: ({ ok: true; value: AppendResult } | { ok: false; error: unknown })[] = [];
     try {
       this.groupTx.immediate(() => {
-        for (const { commit } of group) {
+        for (const { commit, data } of group) {
           try {
-            outcomes.push({ ok: true, value: this.appendNow(commit) });
+            outcomes.push({ ok: true, value: this.appendNow(commit, data) });
           } catch (error) {
             if (!(error instanceof VersionConflictError || error instanceof DuplicateRequestError)) throw error;
             outcomes.push({ ok: false, error });
@@ -285,7 +303,10 @@ export class SqliteJournal implements Journal {
         }
       });
     } catch (error) {
-      for (const { reject } of group) reject(error);
+      // Not a refusal, but maybe one member's error (a constraint, a row too big): each goes alone, so the
+      // others land. A store-wide one (busy, full, I/O) would only fail again, each after its busy timeout.
+      if (group.length > 1 && mayBeOneCommitsError(error)) for (const append of group) this.commitGroup([append]);
+      else for (const { reject } of group) reject(error);
       return;
     }
     group.forEach(({ resolve, reject }, i) => {
@@ -338,7 +359,18 @@ export class SqliteJournal implements Journal {
   }
 
   async commitBatch(entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
-    return entries.length === 0 ? [] : this.batchTx.immediate(entries);
+    if (entries.length === 0) return [];
+    // The JSON first, outside the transaction: an entry that cannot be stored is refused alone (in `appendNow`).
+    const data = entries.map(({ commit }): EntryData => {
+      if (commit === undefined) return undefined;
+      try {
+        return commitData(commit);
+      } catch (error) {
+        if (error instanceof UnstorableCommitError) return error;
+        throw error;
+      }
+    });
+    return this.batchTx.immediate(entries, data);
   }
 
   async read(after: number, limit: number): Promise<EventMessage[]> {
@@ -430,11 +462,12 @@ export class SqliteJournal implements Journal {
   }
 
   /**
-   * Checks first, then writes: a refused commit has written nothing (see `append`). `known`: stream
-   * states current in this transaction (nothing written since they were read but by this batch, which
-   * keeps them up to date); a stream not in it is read.
+   * Checks first, then writes: a refused commit has written nothing (see `append`). `data`: its JSON, or
+   * why it has none (thrown). `known`: stream states current in this transaction (nothing written since
+   * they were read but by this batch, which keeps them up to date); a stream not in it is read.
    */
-  private appendNow(commit: Commit, known?: Map<string, StreamState>): AppendResult {
+  private appendNow(commit: Commit, data: CommitData | UnstorableCommitError, known?: Map<string, StreamState>): AppendResult {
+    if (data instanceof UnstorableCommitError) throw data;
     const key = this.keyOf(commit.aggregate);
     let stream = known?.get(key);
     if (stream === undefined) {
@@ -450,31 +483,31 @@ export class SqliteJournal implements Journal {
       throw new DuplicateRequestError(commit.aggregate, request.requestId);
     }
     const committed: EventMessage[] = [];
-    for (const event of commit.events) {
-      const position = Number(this.stmt.insertEvent.run(key, event.version, event.sequence, event.type, eventData(event)).lastInsertRowid);
+    commit.events.forEach((event, i) => {
+      const position = Number(this.stmt.insertEvent.run(key, event.version, event.sequence, event.type, data.events[i]!).lastInsertRowid);
       committed.push(atPosition(event, position));
-    }
+    });
     const newVersion = committed.length > 0 ? committed[0]!.version : version;
     if (commit.deleted && !stream.deleted) this.stmt.markDeleted.run(key);
-    this.applyTimerChanges(key, commit.timers);
+    this.applyTimerChanges(key, commit.timers, data.specs);
     known?.set(key, { version: newVersion, deleted: stream.deleted || commit.deleted === true });
     return { version: newVersion, events: committed };
   }
 
-  /** A commit's schedule changes, in order, for its stream `key`. */
-  private applyTimerChanges(key: string, changes: readonly TimerChange[]): void {
-    for (const change of changes) {
+  /** A commit's schedule changes, in order, for its stream `key`; `specs[i]`: change i's spec JSON (`commitData`). */
+  private applyTimerChanges(key: string, changes: readonly TimerChange[], specs: CommitData["specs"]): void {
+    changes.forEach((change, i) => {
       if (change.kind === "cancelAll") {
         this.stmt.deleteTimersOf.run(key);
-        continue;
+        return;
       }
       if (change.kind === "cancel") {
         this.stmt.deleteTimerByKey.run(key, change.key);
-        continue;
+        return;
       }
       const t = change.timer;
-      this.stmt.setTimer.run(t.id, key, t.key, sameRef(t.target, t.owner) ? null : this.keyOf(t.target), timerSpecData(t), t.slot, t.due, t.due);
-    }
+      this.stmt.setTimer.run(t.id, key, t.key, sameRef(t.target, t.owner) ? null : this.keyOf(t.target), specs[i]!, t.slot, t.due, t.due);
+    });
   }
 
   /**
@@ -482,9 +515,9 @@ export class SqliteJournal implements Journal {
    * checked against it first, in JS, then each table is written in multi-row statements
    * (`MultiRowStatement`). `undefined`, having written nothing: a commit would be refused (its version, or a
    * request id twice in the batch), or the load did not read its stream and request (it might be
-   * recorded); the one-by-one path then decides each commit's fate.
+   * recorded), or one cannot be stored; the one-by-one path then decides each commit's fate.
    */
-  private commitBulk(entries: readonly BatchEntry[], loaded: LoadedStreams): BatchOutcome[] | undefined {
+  private commitBulk(entries: readonly BatchEntry[], data: readonly EntryData[], loaded: LoadedStreams): BatchOutcome[] | undefined {
     const known = loaded.streams;
     const keys = new Array<string | undefined>(entries.length);
     const versions = new Array<number>(entries.length);
@@ -495,6 +528,7 @@ export class SqliteJournal implements Journal {
     for (let i = 0; i < entries.length; i++) {
       const commit = entries[i]!.commit;
       if (commit === undefined) continue;
+      if (data[i] instanceof UnstorableCommitError) return undefined;
       timersChanged ||= commit.timers.length > 0;
       const key = this.keyOf(commit.aggregate);
       const state = states.get(key) ?? known.get(key);
@@ -508,12 +542,14 @@ export class SqliteJournal implements Journal {
       versions[i] = version;
     }
     // No commit changed a timer: the due timers' rows are as read, so their ended slots are deleted by rowid.
-    return this.writeBulk(entries, keys, versions, timersChanged ? undefined : loaded.timers);
+    // (No entry's data is an UnstorableCommitError: checked above.)
+    return this.writeBulk(entries, data as readonly (CommitData | undefined)[], keys, versions, timersChanged ? undefined : loaded.timers);
   }
 
-  /** `commitBulk`'s writes; `keys[i]`: entry i's stream, if it commits; `timers`: the due timers' rows, as they are now. */
+  /** `commitBulk`'s writes; `data[i]`, `keys[i]`: entry i's JSON and stream, if it commits; `timers`: the due timers' rows, as they are now. */
   private writeBulk(
     entries: readonly BatchEntry[],
+    data: readonly (CommitData | undefined)[],
     keys: readonly (string | undefined)[],
     versions: readonly number[],
     timers: ReadonlyMap<string, DueTimer> | undefined,
@@ -532,10 +568,11 @@ export class SqliteJournal implements Journal {
       const { request } = commit;
       requests.push(key, request.requestId, request.version, request.errorCode);
       const committed: EventMessage[] = [];
-      for (const event of commit.events) {
-        events.push(++position, key, event.version, event.sequence, event.type, eventData(event));
+      const json = data[i]!.events;
+      commit.events.forEach((event, e) => {
+        events.push(++position, key, event.version, event.sequence, event.type, json[e]!);
         committed.push(atPosition(event, position));
-      }
+      });
       outcomes[i] = { ok: true, appended: { version: versions[i]!, events: committed } };
     }
     this.insertRequests.run(requests);
@@ -544,7 +581,7 @@ export class SqliteJournal implements Journal {
       const commit = entries[i]!.commit;
       if (commit === undefined) continue;
       if (commit.deleted) this.stmt.markDeleted.run(keys[i]!);
-      if (commit.timers.length > 0) this.applyTimerChanges(keys[i]!, commit.timers);
+      if (commit.timers.length > 0) this.applyTimerChanges(keys[i]!, commit.timers, data[i]!.specs);
     }
     const settlements = entries.map((entry) => entry.settlement);
     if (timers === undefined) this.settleNow(settlements);
@@ -563,14 +600,14 @@ export class SqliteJournal implements Journal {
   }
 
   /** `commitBatch` inside its transaction. */
-  private commitBatchNow(entries: readonly BatchEntry[]): BatchOutcome[] {
+  private commitBatchNow(entries: readonly BatchEntry[], data: readonly EntryData[]): BatchOutcome[] {
     const loaded = this.loaded;
     this.loaded = undefined;
     // Read before this transaction writes: unchanged since the load, the loaded states are current (the write lock keeps them so).
     const known = loaded !== undefined && sameMark(loaded.mark, this.stmt.writeMark.get()!) ? loaded.streams : undefined;
-    const bulk = known === undefined ? undefined : this.commitBulk(entries, loaded!);
+    const bulk = known === undefined ? undefined : this.commitBulk(entries, data, loaded!);
     if (bulk !== undefined) return bulk;
-    return commitEntries(entries, { keyOf: (ref) => this.keyOf(ref), append: (c) => this.appendNow(c, known), settle: (s) => this.settleNow(s) });
+    return commitEntries(entries, { keyOf: (ref) => this.keyOf(ref), append: (c, i) => this.appendNow(c, data[i]!, known), settle: (s) => this.settleNow(s) });
   }
 
   /** Settles inside the caller's transaction: "done" slots together, the others one by one. */
@@ -618,6 +655,12 @@ function checkOptions(options: SqliteJournalOptions): void {
   check("walAutocheckpoint", integerFrom(0), "an integer ≥ 0 (pages; 0 turns automatic checkpoints off)");
   check<number>("walSizeLimitMb", (v) => Number.isFinite(v) && v >= 0, "a number ≥ 0 (MB)");
   check<number>("pageSize", (v) => integerFrom(512)(v) && v <= 65536 && (v & (v - 1)) === 0, "a power of two from 512 to 65536 (bytes)");
+}
+
+/** An error a single commit can cause (its rows), as opposed to the store's (busy, locked, full, I/O, corrupt). */
+function mayBeOneCommitsError(error: unknown): boolean {
+  if (!(error instanceof Database.SqliteError)) return true;
+  return /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)/.test(error.code);
 }
 
 function sameMark(a: WriteMark, b: WriteMark): boolean {

@@ -1,7 +1,7 @@
 import { refKey, sameRef, type AggregateRef } from "../model/aggregate-ref.js";
 import type { Causation, CommandDraft, EventMessage } from "../model/messages.js";
 import type { ScheduleRule } from "../model/schedule-rule.js";
-import type { TimerRow, TimerSpec } from "./journal.js";
+import { UnstorableCommitError, type Commit, type TimerRow, type TimerSpec } from "./journal.js";
 
 /**
  * How messages are stored in SQLite rows: a row's JSON holds only what its columns do not (the
@@ -88,6 +88,38 @@ export function timerRowV2(specV1: string): { target: string | null; spec: strin
   };
   const data: SpecData = { rule: old.rule, command: old.command, causation };
   return { target: old.target === undefined ? null : refKey(old.target), spec: JSON.stringify(data) };
+}
+
+/** A commit's JSON: each event's `data`, and each timer change's `spec` (undefined for a cancel). */
+export interface CommitData {
+  readonly events: readonly string[];
+  readonly specs: readonly (string | undefined)[];
+}
+
+/**
+ * Serializes a commit's events and timer specs before its transaction: a value JSON cannot hold throws
+ * UnstorableCommitError here, failing that commit alone instead of the transaction it would share.
+ */
+export function commitData(commit: Commit): CommitData {
+  const fail = (what: string, error: unknown): never => {
+    throw new UnstorableCommitError(commit.aggregate, commit.request.requestId, what, error);
+  };
+  const events = commit.events.map((event) => {
+    try {
+      return eventData(event);
+    } catch (error) {
+      return fail(`the body of event ${event.type}`, error);
+    }
+  });
+  const specs = commit.timers.map((change) => {
+    if (change.kind !== "set") return undefined;
+    try {
+      return timerSpecData(change.timer);
+    } catch (error) {
+      return fail(`the command of schedule ${change.timer.key}`, error);
+    }
+  });
+  return { events, specs };
 }
 
 /** A timer row as read (raw, in `TIMER_COLUMNS` order: no per-row object keyed by column name). */

@@ -12,16 +12,15 @@ export class DurationSyntaxError extends Error {
   }
 }
 
-/** Parses a duration into milliseconds (a non-negative integer). The one parser: rules and config use it. */
+/**
+ * Parses a duration into milliseconds: a non-negative safe integer (a long digit string would
+ * otherwise be Infinity, which JSON stores as null). The one parser: rules and config use it.
+ */
 export function parseDuration(input: DurationInput): number {
-  if (typeof input === "number") {
-    if (!Number.isFinite(input) || input < 0) throw new DurationSyntaxError(input);
-    return Math.round(input);
-  }
-  const text = input.trim();
-  if (/^\d+$/.test(text)) return Number(text);
-  const ms = text.toUpperCase().startsWith("P") ? parseIso(text) : parseShort(text);
-  if (ms === undefined || !Number.isFinite(ms) || ms < 0) throw new DurationSyntaxError(input);
+  if (typeof input !== "number" && typeof input !== "string") throw new DurationSyntaxError(input);
+  const text = typeof input === "string" ? input.trim() : "";
+  const ms = typeof input === "number" ? input : /^\d+$/.test(text) ? Number(text) : text.toUpperCase().startsWith("P") ? parseIso(text) : parseShort(text);
+  if (ms === undefined || !(ms >= 0) || !Number.isSafeInteger(Math.round(ms))) throw new DurationSyntaxError(input);
   return Math.round(ms);
 }
 

@@ -10,7 +10,7 @@ import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.
 import { buildCommit } from "./commit-builder.js";
 import { guardCommand } from "./command-guard.js";
 import { replay, type CommandSender } from "./command-processor.js";
-import { commandResult, duplicateMessage } from "./command-results.js";
+import { commandResult, duplicateMessage, UnroutableCommandError } from "./command-results.js";
 import { AggregateRegistry, type CommandRoute } from "./registry.js";
 import { ScopeRecorder } from "./scope-recorder.js";
 import { timeOrderedId } from "./time-ordered-id.js";
@@ -41,8 +41,9 @@ const FALLBACK: BatchDecision = Object.freeze({ kind: "fallback" });
  * one `loadForDecisions` read and without writing: the caller commits the whole batch in one
  * transaction (`Journal.commitBatch`). Commands of one aggregate are decided in order, each on top of
  * the previous one's commit. A technical failure (the handler threw) is `failed`, as the processor's
- * send would fail. A command it cannot decide alone — no route, or one after a failed command on the
- * same aggregate — falls back to the ordinary path, as do commits the journal refuses (optimistic
+ * send would fail; so is a command no aggregate handles (a scheduled delivery's failure: see the timer
+ * service). A command it cannot decide alone — one after a failed command on the same aggregate — falls
+ * back to the ordinary path, as do commits the journal refuses (optimistic
  * concurrency: the per-command path retries them).
  */
 export class BatchDecider {
@@ -87,7 +88,10 @@ export class BatchDecider {
   /** `seen`: the stream as earlier commands of this batch left it (the input's stream is as loaded). */
   private async decideOne(command: CommandMessage, input: DecisionInput, seen: StoredStream | undefined): Promise<BatchDecision> {
     const route = this.registry.route(command.type, command.aggregate);
-    if (!route || route.aggregate.context !== command.aggregate.context || route.aggregate.aggregate !== command.aggregate.aggregate) return FALLBACK;
+    // No target to decide it: the delivery's technical failure (retried, then parked), as the timer service treats the processor's answer.
+    if (!route || route.aggregate.context !== command.aggregate.context || route.aggregate.aggregate !== command.aggregate.aggregate) {
+      return { kind: "failed", error: new UnroutableCommandError(command) };
+    }
     if (input.decided) {
       const version = input.decided.version;
       return { kind: "decided", result: () => commandResult(command, "duplicate", ErrorCodes.DuplicateRequestId, duplicateMessage(command.requestId), version) };

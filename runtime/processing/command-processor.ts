@@ -8,7 +8,7 @@ import { servicesFor, type AggregateRegistration, type Services } from "../model
 import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.js";
 import { buildCommit } from "./commit-builder.js";
 import { guardCommand } from "./command-guard.js";
-import { commandResult, duplicateMessage } from "./command-results.js";
+import { commandResult, duplicateMessage, unroutableResult } from "./command-results.js";
 import { AggregateRegistry, type CommandRoute } from "./registry.js";
 import { ScopeRecorder } from "./scope-recorder.js";
 import { timeOrderedId } from "./time-ordered-id.js";
@@ -59,7 +59,7 @@ export class CommandProcessor {
   readonly send: CommandSender = async (command) => {
     const route = this.registry.route(command.type, command.aggregate);
     if (!route || route.aggregate.context !== command.aggregate.context || route.aggregate.aggregate !== command.aggregate.aggregate) {
-      return commandResult(command, "rejected", ErrorCodes.IllegalArgument, `no aggregate ${command.aggregate.context}.${command.aggregate.aggregate} handles ${command.type}`, 0);
+      return unroutableResult(command);
     }
     for (let attempt = 0; ; attempt++) {
       try {

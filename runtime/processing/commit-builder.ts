@@ -39,8 +39,10 @@ export function buildCommit(input: CommitInput): Commit {
       timers.push({ kind: "cancel", key: change.key });
       continue;
     }
-    const due = firstDue(change.rule, now, input.cronNext);
-    if (due === undefined) throw new CommandRejected(ErrorCodes.IllegalArgument, `schedule ${change.key}: the rule never fires`);
+    const first = firstDue(change.rule, now, input.cronNext);
+    // An invalid rule (bad syntax, unknown zone, one that never fires) is the command's fault: a rejection, not a failure.
+    if ("problem" in first) throw new CommandRejected(ErrorCodes.IllegalArgument, `schedule ${change.key}: ${first.problem}`);
+    const due = first.due;
     const target: AggregateRef = change.target
       ? { context: change.target.context, aggregate: change.target.aggregate, id: change.target.id, tenantId: change.target.tenantId ?? aggregate.tenantId }
       : aggregate;

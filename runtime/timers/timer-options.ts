@@ -2,7 +2,7 @@ import { parseDuration, type DurationInput } from "../model/duration.js";
 
 /** The timer service's options (the host maps `wow.timers.*` onto them). */
 export interface TimerOptions {
-  /** How often the poller looks for due timers when it has nothing else to do (default 1 s). */
+  /** How often the poller looks for due timers when it has nothing else to do (default 1 s; at least 1 ms). */
   readonly pollInterval?: DurationInput;
   /**
    * Timers claimed per batch; memory is bounded by it (default 1,000). A batch commits in one
@@ -12,12 +12,10 @@ export interface TimerOptions {
   readonly batchSize?: number;
   /** Attempts per slot before a technical failure parks the timer (default 10). */
   readonly maxAttempts?: number;
-  /** Retry delay after the n-th failure: min(max, initial · factor^(n-1)). */
+  /** Retry delay after the n-th failure: min(max, initial · factor^(n-1)); initial ≥ 1 ms, factor ≥ 1, max ≥ initial. */
   readonly backoff?: { readonly initial?: DurationInput; readonly factor?: number; readonly max?: DurationInput };
-  /** How long a claim holds a timer before another (or the next) process may claim it again (default 30 s). */
+  /** How long a claim holds a timer before another (or the next) process may claim it again (default 30 s; at least 1 ms). */
   readonly lease?: DurationInput;
-  /** A cron slot later than this is misfired: COALESCE then runs only the latest missed slot (default 60 s, as Quartz). */
-  readonly misfireThreshold?: DurationInput;
   /**
    * Deliveries of one batch in flight at once (default: the batch size). Their commits share one
    * transaction on SQLite, so a whole batch commits at once; deliveries to the same aggregate go in turn.
@@ -31,7 +29,6 @@ export interface ResolvedTimerOptions {
   readonly maxAttempts: number;
   readonly backoff: { readonly initial: number; readonly factor: number; readonly max: number };
   readonly lease: number;
-  readonly misfireThreshold: number;
   readonly concurrency: number;
 }
 
@@ -41,27 +38,43 @@ export const TIMER_DEFAULTS: ResolvedTimerOptions = {
   maxAttempts: 10,
   backoff: { initial: 1_000, factor: 2, max: 600_000 },
   lease: 30_000,
-  misfireThreshold: 60_000,
   concurrency: 1_000,
 };
 
+/** The options resolved and checked: a value that would make the poller spin, or retries storm, is a RangeError naming it. */
 export function resolveTimerOptions(options: TimerOptions = {}): ResolvedTimerOptions {
   const d = TIMER_DEFAULTS;
-  const positive = (name: string, value: number) => {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`timers.${name} must be a positive integer, got ${value}`);
-    return value;
+  const fail = (name: string, value: unknown, expected: string): never => {
+    throw new RangeError(`timers.${name} must be ${expected}, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
   };
+  const count = (name: string, value: number) => (Number.isSafeInteger(value) && value >= 1 ? value : fail(name, value, "a positive integer"));
+  /** At least 1 ms: a zero poll interval, lease or retry delay turns a loop into a busy one. */
+  const duration = (name: string, value: DurationInput | undefined, fallback: number) => {
+    if (value === undefined) return fallback;
+    let ms: number;
+    try {
+      ms = parseDuration(value);
+    } catch (error) {
+      throw new RangeError(`timers.${name}: ${(error as Error).message}`);
+    }
+    return ms >= 1 ? ms : fail(name, value, "at least 1 ms");
+  };
+  // Removed, not ignored: COALESCE no longer waits for a threshold (a slot whose next slot is due too was missed).
+  if ((options as { misfireThreshold?: unknown }).misfireThreshold !== undefined) {
+    throw new RangeError("timers.misfireThreshold is no longer an option: under COALESCE a slot whose following slot is already due was missed, however late");
+  }
+  const initial = duration("backoff.initial", options.backoff?.initial, d.backoff.initial);
+  const max = duration("backoff.max", options.backoff?.max, Math.max(d.backoff.max, initial));
+  if (max < initial) fail("backoff.max", options.backoff?.max, `at least backoff.initial (${initial} ms)`);
+  const factor = options.backoff?.factor ?? d.backoff.factor;
+  // Below 1 the delays would shrink towards 0; NaN or Infinity would make them meaningless.
+  if (typeof factor !== "number" || !(factor >= 1) || !Number.isFinite(factor)) fail("backoff.factor", factor, "a finite number of at least 1");
   return {
-    pollInterval: options.pollInterval === undefined ? d.pollInterval : parseDuration(options.pollInterval),
-    batchSize: positive("batchSize", options.batchSize ?? d.batchSize),
-    maxAttempts: positive("maxAttempts", options.maxAttempts ?? d.maxAttempts),
-    backoff: {
-      initial: options.backoff?.initial === undefined ? d.backoff.initial : parseDuration(options.backoff.initial),
-      factor: options.backoff?.factor ?? d.backoff.factor,
-      max: options.backoff?.max === undefined ? d.backoff.max : parseDuration(options.backoff.max),
-    },
-    lease: options.lease === undefined ? d.lease : parseDuration(options.lease),
-    misfireThreshold: options.misfireThreshold === undefined ? d.misfireThreshold : parseDuration(options.misfireThreshold),
-    concurrency: positive("concurrency", options.concurrency ?? options.batchSize ?? d.concurrency),
+    pollInterval: duration("pollInterval", options.pollInterval, d.pollInterval),
+    batchSize: count("batchSize", options.batchSize ?? d.batchSize),
+    maxAttempts: count("maxAttempts", options.maxAttempts ?? d.maxAttempts),
+    backoff: { initial, factor, max },
+    lease: duration("lease", options.lease, d.lease),
+    concurrency: count("concurrency", options.concurrency ?? options.batchSize ?? d.concurrency),
   };
 }

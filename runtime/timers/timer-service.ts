@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
-import { VersionConflictError, type Journal, type TimerRow, type TimerSettlement } from "../journal/journal.js";
+import { UnstorableCommitError, VersionConflictError, type BatchEntry, type BatchOutcome, type Journal, type TimerRow, type TimerSettlement } from "../journal/journal.js";
 import { refKey } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { BatchDecider, BatchDecision } from "../processing/batch-decider.js";
 import type { CommandSender } from "../processing/command-processor.js";
+import { isUnroutable, UnroutableCommandError } from "../processing/command-results.js";
 import { backoffDelay } from "./backoff.js";
 import { cronNext as defaultCronNext, type CronNext } from "./cron-next.js";
 import { scheduledCommand } from "./scheduled-command.js";
@@ -150,8 +151,8 @@ export class TimerService {
     return rows.length;
   }
 
-  /** One by one through `send` (or `senders[i]` for `rows[i]`), then one settle. */
-  private async deliverEach(rows: readonly TimerRow[], senders?: readonly CommandSender[]): Promise<void> {
+  /** One by one through `send` (or `senders[i]` for `rows[i]`), then one settle, with `settled` (other slots' settlements). */
+  private async deliverEach(rows: readonly TimerRow[], senders?: readonly CommandSender[], settled: readonly TimerSettlement[] = []): Promise<void> {
     const settlements = new Array<TimerSettlement>(rows.length);
     const chains = chainsByTarget(rows);
     let next = 0;
@@ -163,19 +164,21 @@ export class TimerService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, chains.length) }, worker));
-    await this.journal.settle(settlements);
+    await this.journal.settle(settled.length === 0 ? settlements : [...settled, ...settlements]);
   }
 
   /**
    * Set-based: the batch decided in memory, its commits and settlements written in one transaction;
    * what the batch could not decide or commit (conflicts, technical failures) goes one by one after it.
+   * A commit the journal cannot store fails its delivery alone; a batch whose transaction fails as a whole
+   * goes one by one, so that one delivery's failure is not every delivery's (nor stops the poller).
    */
   private async deliverBatch(batch: BatchDecider, rows: readonly TimerRow[], now: number): Promise<void> {
-    const plans = rows.map((row) => planSlot(row, now, this.options.misfireThreshold, this.cronNext));
+    const plans = rows.map((row) => planSlot(row, now, this.cronNext));
     const commands = rows.map((row, i) => scheduledCommand(row, plans[i]!.deliver, now));
     const decisions: BatchDecision[] = await batch.decide(this.journal, commands);
     const taken: number[] = [];
-    const entries = [];
+    const entries: BatchEntry[] = [];
     for (let i = 0; i < rows.length; i++) {
       const decision = decisions[i]!;
       if (decision.kind === "fallback") continue;
@@ -183,21 +186,41 @@ export class TimerService {
       if (decision.kind === "failed") entries.push({ settlement: this.failed(rows[i]!, commands[i]!, now, decision.error) });
       else entries.push(decision.commit ? { commit: decision.commit, settlement: settlementOf(rows[i]!, plans[i]!) } : { settlement: settlementOf(rows[i]!, plans[i]!) });
     }
-    const outcomes = await this.journal.commitBatch!(entries);
+    let outcomes: BatchOutcome[] | undefined;
+    try {
+      outcomes = await this.journal.commitBatch!(entries);
+    } catch {
+      outcomes = undefined; // nothing of the batch was written
+    }
     // Refused commits were tried once: they go on with the attempts left (`afterConflict`); the rest from the start.
     const again = decisions.map((d) => d.kind === "fallback");
     const tried = decisions.map(() => false);
-    outcomes.forEach((outcome, k) => {
-      const i = taken[k]!;
-      const decision = decisions[i]!;
-      if (!outcome.ok) {
-        again[i] = true;
-        tried[i] = outcome.error instanceof VersionConflictError && outcome.untried !== true;
-      } else if (decision.kind === "decided") this.onDelivery?.({ command: commands[i]!, sentAt: now, result: decision.result(outcome.appended), parked: false });
-    });
+    /** Settlements the batch did not write: failures decided here, when it failed as a whole; unstorable commits'. */
+    const settled: TimerSettlement[] = [];
+    if (outcomes === undefined) {
+      // The cause may be one commit's: each delivery goes alone, so only its own fails (retried, then parked).
+      taken.forEach((i, k) => {
+        if (decisions[i]!.kind === "failed") settled.push(entries[k]!.settlement);
+        else again[i] = true;
+      });
+    } else {
+      outcomes.forEach((outcome, k) => {
+        const i = taken[k]!;
+        const decision = decisions[i]!;
+        if (outcome.ok) {
+          if (decision.kind === "decided") this.onDelivery?.({ command: commands[i]!, sentAt: now, result: decision.result(outcome.appended), parked: false });
+        } else if (outcome.error instanceof UnstorableCommitError) {
+          // Deciding it again would build the same commit: this attempt failed, and counts.
+          settled.push(this.failed(rows[i]!, commands[i]!, now, outcome.error));
+        } else {
+          again[i] = true;
+          tried[i] = outcome.error instanceof VersionConflictError && outcome.untried !== true;
+        }
+      });
+    }
     const rest = rows.filter((_, i) => again[i]);
     const senders = rows.flatMap((_, i) => (again[i] ? [tried[i] ? batch.afterConflict : this.send] : []));
-    if (rest.length > 0) await this.deliverEach(rest, senders);
+    if (rest.length > 0 || settled.length > 0) await this.deliverEach(rest, senders, settled);
   }
 
   /** Delivers everything due by now (batch after batch); returns how many were claimed. */
@@ -243,12 +266,15 @@ export class TimerService {
 
   private async deliver(row: TimerRow, send: CommandSender): Promise<TimerSettlement> {
     const now = this.clock.now();
-    const plan = planSlot(row, now, this.options.misfireThreshold, this.cronNext);
+    const plan = planSlot(row, now, this.cronNext);
     const command = scheduledCommand(row, plan.deliver, now);
     try {
       const result = await send(command);
       // Not decided (not even recorded): the target kept moving under it. A technical failure, retried; ending the timer would lose it.
       if (result.errorCode === ErrorCodes.EventVersionConflict) throw new Error(`not decided: ${result.errorMsg}`);
+      // No aggregate handles it (a typo, a type this deploy dropped): no target decided it, so it is not a
+      // rejection that ends the timer; retried, then parked, until a deploy handles it and an operator re-drives.
+      if (isUnroutable(command, result)) throw new UnroutableCommandError(command);
       this.onDelivery?.({ command, sentAt: now, result, parked: false });
       return settlementOf(row, plan);
     } catch (error) {

@@ -29,6 +29,14 @@ describe("parseDuration (the one duration parser)", () => {
     expect(() => parseDuration(Number.NaN)).toThrow(DurationSyntaxError);
   });
 
+  it("refuses values that are not finite safe integers of milliseconds (a digit string can overflow to Infinity)", () => {
+    for (const input of ["9".repeat(400), "9".repeat(400) + "ms", "9007199254740993", "200000000000000000ms", "P99999999999999D", 2 ** 53]) {
+      expect(() => parseDuration(input)).toThrow(DurationSyntaxError);
+    }
+    expect(() => ScheduleRule.after("9".repeat(400))).toThrow(DurationSyntaxError);
+    expect(parseDuration(Number.MAX_SAFE_INTEGER)).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it("builds rules: after(duration) in ms, at(instant) in epoch ms, cron with defaults", () => {
     expect(ScheduleRule.after("PT15M")).toEqual({ kind: "after", after: 900_000 });
     expect(ScheduleRule.at("2026-01-01T00:00:00Z")).toEqual({ kind: "at", at: Date.parse("2026-01-01T00:00:00Z") });

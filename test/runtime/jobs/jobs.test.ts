@@ -71,6 +71,20 @@ describe.each(stores)("jobs ($name)", (store) => {
     await s.stop();
   });
 
+  it("COALESCE after a downtime shorter than a minute: only the latest runs, skipped counts the rest", async () => {
+    const s = spec(store, { cron: "*/10 * * * * *" });
+    await s.advanceTime("10s");
+    await s.stop();
+    await s.clock.advanceTime("55s"); // slots 2..6 (+20 s … +60 s) due while no node runs the job
+    await s.start();
+    await s.advanceTime("1ms");
+    expect(ticks(s)).toEqual([
+      [1, 10_000, 0],
+      [6, 60_000, 4],
+    ]);
+    await s.stop();
+  });
+
   it("CATCH_UP after a downtime: every missed slot runs, in order, with skipped 0", async () => {
     const s = spec(store, { misfire: "CATCH_UP" });
     await s.advanceTime("1h");
