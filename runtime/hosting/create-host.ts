@@ -180,8 +180,8 @@ export class WowHost {
     return server;
   }
 
-  /** Parked timers and parked subscription events. */
-  async parked(limit = 100): Promise<{ timers: TimerRow[]; events: ParkedEvent[] }> {
-    return { timers: await this.core.timers.parked(limit), events: await this.subscriptions.parked(limit) };
+  /** Parked timers and parked subscription events (of one tenant's aggregates, when given). */
+  async parked(limit = 100, tenantId?: string): Promise<{ timers: TimerRow[]; events: ParkedEvent[] }> {
+    return { timers: await this.core.timers.parked(limit, tenantId), events: await this.subscriptions.parked(limit, tenantId) };
   }
 }

@@ -150,9 +150,10 @@ export interface Journal {
   timer(id: string): Promise<TimerRow | undefined>;
   /** Pending and parked timers an aggregate owns. */
   timersOf(owner: AggregateRef): Promise<TimerRow[]>;
-  /** Pending timers, earliest due first (operators' listings). */
-  pendingTimers(limit?: number): Promise<TimerRow[]>;
-  parked(limit?: number): Promise<TimerRow[]>;
+  /** Pending timers, earliest due first (operators' listings); of the owners in `tenantId` only, when given. */
+  pendingTimers(limit?: number, tenantId?: string): Promise<TimerRow[]>;
+  /** Parked timers, in parking order; of the owners in `tenantId` only, when given. */
+  parked(limit?: number, tenantId?: string): Promise<TimerRow[]>;
   /** Puts a parked timer back to pending, due now, attempts reset. False if it is not parked. */
   redrive(id: string, now: number): Promise<boolean>;
   close(): Promise<void>;

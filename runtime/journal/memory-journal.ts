@@ -165,17 +165,17 @@ export class MemoryJournal implements Journal {
     return ids ? [...ids.values()].map((id) => structuredClone(this.timers.get(id)!)) : [];
   }
 
-  async pendingTimers(limit = 1000): Promise<TimerRow[]> {
+  async pendingTimers(limit = 1000, tenantId?: string): Promise<TimerRow[]> {
     return [...this.timers.values()]
-      .filter((row) => row.status === "pending")
+      .filter((row) => row.status === "pending" && (tenantId === undefined || row.owner.tenantId === tenantId))
       .sort((a, b) => a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, limit)
       .map((row) => structuredClone(row));
   }
 
-  async parked(limit = 1000): Promise<TimerRow[]> {
+  async parked(limit = 1000, tenantId?: string): Promise<TimerRow[]> {
     return [...this.timers.values()]
-      .filter((row) => row.status === "parked")
+      .filter((row) => row.status === "parked" && (tenantId === undefined || row.owner.tenantId === tenantId))
       .sort((a, b) => (a.parkedAt ?? 0) - (b.parkedAt ?? 0))
       .slice(0, limit)
       .map((row) => structuredClone(row));

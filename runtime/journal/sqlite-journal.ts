@@ -218,6 +218,9 @@ export class SqliteJournal implements Journal {
       timersOf: db.prepare<[string], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE owner = ? ORDER BY key`).raw(),
       pendingTimers: db.prepare<[number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 0 ORDER BY due, id LIMIT ?`).raw(),
       parked: db.prepare<[number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 1 ORDER BY parked_at, id LIMIT ?`).raw(),
+      // A tenant's listings: the owner key is refKey's JSON array, the tenant its third element.
+      pendingTimersOf: db.prepare<[string, number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 0 AND json_extract(owner, '$[2]') = ? ORDER BY due, id LIMIT ?`).raw(),
+      parkedOf: db.prepare<[string, number], TimerRecord>(`SELECT ${TIMER_COLUMNS} FROM wow_timers WHERE status = 1 AND json_extract(owner, '$[2]') = ? ORDER BY parked_at, id LIMIT ?`).raw(),
       redrive: db.prepare("UPDATE wow_timers SET status = 0, attempts = 0, fire_at = ?, parked_at = NULL WHERE id = ? AND status = 1"),
     };
     this.groupTx = db.transaction((run: () => void) => run());
@@ -440,12 +443,14 @@ export class SqliteJournal implements Journal {
     return this.stmt.timersOf.all(this.keyOf(owner)).map((row) => toTimer(row));
   }
 
-  async pendingTimers(limit = 1000): Promise<TimerRow[]> {
-    return this.stmt.pendingTimers.all(limit).map((row) => toTimer(row));
+  async pendingTimers(limit = 1000, tenantId?: string): Promise<TimerRow[]> {
+    const rows = tenantId === undefined ? this.stmt.pendingTimers.all(limit) : this.stmt.pendingTimersOf.all(tenantId, limit);
+    return rows.map((row) => toTimer(row));
   }
 
-  async parked(limit = 1000): Promise<TimerRow[]> {
-    return this.stmt.parked.all(limit).map((row) => toTimer(row));
+  async parked(limit = 1000, tenantId?: string): Promise<TimerRow[]> {
+    const rows = tenantId === undefined ? this.stmt.parked.all(limit) : this.stmt.parkedOf.all(tenantId, limit);
+    return rows.map((row) => toTimer(row));
   }
 
   async redrive(id: string, now: number): Promise<boolean> {

@@ -19,8 +19,9 @@ export class MemorySubscriptionStore implements SubscriptionStore {
     this.parkedEvents.set(entry.id, structuredClone(entry));
   }
 
-  async parked(limit = 100): Promise<ParkedEvent[]> {
+  async parked(limit = 100, tenantId?: string): Promise<ParkedEvent[]> {
     return [...this.parkedEvents.values()]
+      .filter((e) => tenantId === undefined || e.event.aggregate.tenantId === tenantId)
       .sort((a, b) => a.parkedAt - b.parkedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, limit)
       .map((e) => structuredClone(e));

@@ -50,6 +50,7 @@ export class SqliteSubscriptionStore implements SubscriptionStore {
          ON CONFLICT (id) DO UPDATE SET attempts = excluded.attempts, error = excluded.error, parked_at = excluded.parked_at`,
       ),
       parked: db.prepare<[number], ParkedRow>("SELECT * FROM wow_subscription_parked ORDER BY parked_at, id LIMIT ?"),
+      parkedOf: db.prepare<[string, number], ParkedRow>("SELECT * FROM wow_subscription_parked WHERE json_extract(event, '$.aggregate.tenantId') = ? ORDER BY parked_at, id LIMIT ?"),
       parkedEvent: db.prepare<[string], ParkedRow>("SELECT * FROM wow_subscription_parked WHERE id = ?"),
       unpark: db.prepare("DELETE FROM wow_subscription_parked WHERE id = ?"),
       remember: db.prepare("INSERT OR IGNORE INTO wow_job_instances (key, ref) VALUES (?, ?)"),
@@ -69,8 +70,8 @@ export class SqliteSubscriptionStore implements SubscriptionStore {
     this.stmt.park.run(e.id, e.subscription, e.position, JSON.stringify(e.event), e.attempts, e.error, e.parkedAt);
   }
 
-  async parked(limit = 100): Promise<ParkedEvent[]> {
-    return this.stmt.parked.all(limit).map(fromRow);
+  async parked(limit = 100, tenantId?: string): Promise<ParkedEvent[]> {
+    return (tenantId === undefined ? this.stmt.parked.all(limit) : this.stmt.parkedOf.all(tenantId, limit)).map(fromRow);
   }
 
   async parkedEvent(id: string): Promise<ParkedEvent | undefined> {

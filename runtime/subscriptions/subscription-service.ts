@@ -184,8 +184,8 @@ export class SubscriptionService {
     this.wake();
   }
 
-  parked(limit?: number): Promise<ParkedEvent[]> {
-    return this.store.parked(limit);
+  parked(limit?: number, tenantId?: string): Promise<ParkedEvent[]> {
+    return this.store.parked(limit, tenantId);
   }
 
   /** An operator's re-drive: the parked event is handled once more; on success it leaves the parked list. */

@@ -21,7 +21,8 @@ export interface SubscriptionStore {
   saveCheckpoint(subscription: string, position: number): Promise<void>;
   /** Parks an event (replacing a parked entry with the same id). */
   park(entry: ParkedEvent): Promise<void>;
-  parked(limit?: number): Promise<ParkedEvent[]>;
+  /** Parked events, in parking order; of aggregates in `tenantId` only, when given. */
+  parked(limit?: number, tenantId?: string): Promise<ParkedEvent[]>;
   parkedEvent(id: string): Promise<ParkedEvent | undefined>;
   /** Removes a parked event (it was re-driven successfully). False if it was not parked. */
   unpark(id: string): Promise<boolean>;

@@ -233,8 +233,8 @@ export class TimerService {
     }
   }
 
-  parked(limit?: number): Promise<TimerRow[]> {
-    return this.journal.parked(limit);
+  parked(limit?: number, tenantId?: string): Promise<TimerRow[]> {
+    return this.journal.parked(limit, tenantId);
   }
 
   /** An operator's re-drive: the parked timer is pending again, due now, with fresh attempts. */

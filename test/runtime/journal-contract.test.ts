@@ -189,6 +189,24 @@ describe.each(stores)("journal contract: $name", (store) => {
     expect(later.map((t) => t.id).sort()).toEqual(["t-b", "t-c"]); // the parked one is never claimed
   });
 
+  it("lists one tenant's pending and parked timers, past the limit of the others'", async () => {
+    const j = open();
+    const other = aggregateRef("ctx", "agg", "c-1", "t2");
+    const set = (t: TimerSpec) => ({ kind: "set" as const, timer: t });
+    await j.append(commit(A, 0, "r1", 1, [1, 2, 3].map((n) => set(timer(`a-${n}`, `k${n}`, 1000 + n)))));
+    await j.append(commit(other, 0, "r1", 1, [set(timer("c-1", "k", 9000, other)), set(timer("c-2", "k2", 9500, other))]));
+    expect((await j.pendingTimers(2, "t2")).map((t) => t.id)).toEqual(["c-1", "c-2"]);
+    expect((await j.pendingTimers(2, "t1")).map((t) => t.id)).toEqual(["a-1", "a-2"]);
+    await j.claimDue(10_000, 10, 40_000, "me");
+    await j.settle([
+      { id: "a-1", slot: 1, outcome: { kind: "park", attempts: 3, error: "x", at: 100 } },
+      { id: "c-2", slot: 1, outcome: { kind: "park", attempts: 3, error: "y", at: 200 } },
+    ]);
+    expect((await j.parked(1, "t2")).map((t) => t.id)).toEqual(["c-2"]);
+    expect((await j.parked(10, "t3")).map((t) => t.id)).toEqual([]);
+    expect((await j.parked()).map((t) => t.id)).toEqual(["a-1", "c-2"]);
+  });
+
   it("ignores a settlement for a slot the timer is no longer at, or a timer that was replaced", async () => {
     const j = open();
     await j.append(commit(A, 0, "r1", 1, [{ kind: "set", timer: timer("t1", "k", 1000) }]));

@@ -65,6 +65,16 @@ describe.each(factories)("SubscriptionStore ($name)", (factory) => {
     expect(await again.parkedEvent("A.on@5")).toBeUndefined();
   });
 
+  it("lists one tenant's parked events, past the limit of the others'", async () => {
+    const { store } = factory.open();
+    await store.park({ id: parkedId("A.on", 1), subscription: "A.on", position: 1, event: event(1), attempts: 1, error: "x", parkedAt: 10 });
+    const globex = { ...event(2), aggregate: aggregateRef("shop", "Order", "o-2", "globex") };
+    await store.park({ id: parkedId("A.on", 2), subscription: "A.on", position: 2, event: globex, attempts: 1, error: "y", parkedAt: 20 });
+    expect((await store.parked(1, "globex")).map((p) => p.id)).toEqual(["A.on@2"]);
+    expect((await store.parked(1, "acme")).map((p) => p.id)).toEqual(["A.on@1"]);
+    expect(await store.parked(10, "initech")).toEqual([]);
+  });
+
   it("remembers job instances once each", async () => {
     const { store, reopen } = factory.open();
     const a = aggregateRef("shop", "schedule", "report", "acme");
