@@ -5,7 +5,8 @@
 // re-driven.
 import type { Clock } from "../clock.js";
 import type { Journal } from "../journal/journal.js";
-import { parseDuration, type DurationInput } from "../model/duration.js";
+import type { DurationInput } from "../model/duration.js";
+import { optionValues, type Backoff, type BackoffInput } from "../model/option-values.js";
 import type { EventMessage } from "../model/messages.js";
 import { backoffDelay } from "../timers/backoff.js";
 import { parkedId, type ParkedEvent, type SubscriptionStore } from "./subscription-store.js";
@@ -34,7 +35,7 @@ export interface SubscriptionOptions {
   /** Attempts per event before it is parked (default 5). */
   readonly maxAttempts?: number;
   /** Retry delay after the n-th failure: min(max, initial · factor^(n-1)) (default 1 s, ×2, ≤ 1 min). */
-  readonly backoff?: { readonly initial?: DurationInput; readonly factor?: number; readonly max?: DurationInput };
+  readonly backoff?: BackoffInput;
   /** How often an idle subscription looks for new events (default 1 s); commits on this node wake it at once. */
   readonly pollInterval?: DurationInput;
   /** Events read per batch (default 200). */
@@ -73,7 +74,7 @@ export class SubscriptionService {
   private readonly store: SubscriptionStore;
   private readonly clock: Clock;
   private readonly maxAttempts: number;
-  private readonly backoff: { initial: number; factor: number; max: number };
+  private readonly backoff: Backoff;
   private readonly pollInterval: number;
   private readonly batchSize: number;
   private readonly onError: (error: unknown) => void;
@@ -101,15 +102,12 @@ export class SubscriptionService {
         napping: undefined,
       });
     }
-    this.maxAttempts = options.maxAttempts ?? 5;
-    if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) throw new RangeError("subscriptions.maxAttempts must be a positive integer");
-    this.backoff = {
-      initial: options.backoff?.initial === undefined ? 1_000 : parseDuration(options.backoff.initial),
-      factor: options.backoff?.factor ?? 2,
-      max: options.backoff?.max === undefined ? 60_000 : parseDuration(options.backoff.max),
-    };
-    this.pollInterval = options.pollInterval === undefined ? 1_000 : parseDuration(options.pollInterval);
-    this.batchSize = options.batchSize ?? 200;
+    // Checked as the timers' are: a zero poll interval or retry delay would make each loop spin.
+    const { count, duration, backoff } = optionValues("subscriptions");
+    this.maxAttempts = count("maxAttempts", options.maxAttempts, 5);
+    this.backoff = backoff(options.backoff, { initial: 1_000, factor: 2, max: 60_000 });
+    this.pollInterval = duration("pollInterval", options.pollInterval, 1_000);
+    this.batchSize = count("batchSize", options.batchSize, 200);
     this.onError = options.onError ?? ((error) => console.error("wow.subscriptions: poll failed", error));
     this.onParked = options.onParked;
   }

@@ -1,4 +1,5 @@
-import { parseDuration, type DurationInput } from "../model/duration.js";
+import type { DurationInput } from "../model/duration.js";
+import { optionValues, type Backoff, type BackoffInput } from "../model/option-values.js";
 
 /** The timer service's options (the host maps `wow.timers.*` onto them). */
 export interface TimerOptions {
@@ -13,7 +14,7 @@ export interface TimerOptions {
   /** Attempts per slot before a technical failure parks the timer (default 10). */
   readonly maxAttempts?: number;
   /** Retry delay after the n-th failure: min(max, initial · factor^(n-1)); initial ≥ 1 ms, factor ≥ 1, max ≥ initial. */
-  readonly backoff?: { readonly initial?: DurationInput; readonly factor?: number; readonly max?: DurationInput };
+  readonly backoff?: BackoffInput;
   /** How long a claim holds a timer before another (or the next) process may claim it again (default 30 s; at least 1 ms). */
   readonly lease?: DurationInput;
   /**
@@ -27,7 +28,7 @@ export interface ResolvedTimerOptions {
   readonly pollInterval: number;
   readonly batchSize: number;
   readonly maxAttempts: number;
-  readonly backoff: { readonly initial: number; readonly factor: number; readonly max: number };
+  readonly backoff: Backoff;
   readonly lease: number;
   readonly concurrency: number;
 }
@@ -44,37 +45,17 @@ export const TIMER_DEFAULTS: ResolvedTimerOptions = {
 /** The options resolved and checked: a value that would make the poller spin, or retries storm, is a RangeError naming it. */
 export function resolveTimerOptions(options: TimerOptions = {}): ResolvedTimerOptions {
   const d = TIMER_DEFAULTS;
-  const fail = (name: string, value: unknown, expected: string): never => {
-    throw new RangeError(`timers.${name} must be ${expected}, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
-  };
-  const count = (name: string, value: number) => (Number.isSafeInteger(value) && value >= 1 ? value : fail(name, value, "a positive integer"));
-  /** At least 1 ms: a zero poll interval, lease or retry delay turns a loop into a busy one. */
-  const duration = (name: string, value: DurationInput | undefined, fallback: number) => {
-    if (value === undefined) return fallback;
-    let ms: number;
-    try {
-      ms = parseDuration(value);
-    } catch (error) {
-      throw new RangeError(`timers.${name}: ${(error as Error).message}`);
-    }
-    return ms >= 1 ? ms : fail(name, value, "at least 1 ms");
-  };
+  const { count, duration, backoff } = optionValues("timers");
   // Removed, not ignored: COALESCE no longer waits for a threshold (a slot whose next slot is due too was missed).
   if ((options as { misfireThreshold?: unknown }).misfireThreshold !== undefined) {
     throw new RangeError("timers.misfireThreshold is no longer an option: under COALESCE a slot whose following slot is already due was missed, however late");
   }
-  const initial = duration("backoff.initial", options.backoff?.initial, d.backoff.initial);
-  const max = duration("backoff.max", options.backoff?.max, Math.max(d.backoff.max, initial));
-  if (max < initial) fail("backoff.max", options.backoff?.max, `at least backoff.initial (${initial} ms)`);
-  const factor = options.backoff?.factor ?? d.backoff.factor;
-  // Below 1 the delays would shrink towards 0; NaN or Infinity would make them meaningless.
-  if (typeof factor !== "number" || !(factor >= 1) || !Number.isFinite(factor)) fail("backoff.factor", factor, "a finite number of at least 1");
   return {
     pollInterval: duration("pollInterval", options.pollInterval, d.pollInterval),
-    batchSize: count("batchSize", options.batchSize ?? d.batchSize),
-    maxAttempts: count("maxAttempts", options.maxAttempts ?? d.maxAttempts),
-    backoff: { initial, factor, max },
+    batchSize: count("batchSize", options.batchSize, d.batchSize),
+    maxAttempts: count("maxAttempts", options.maxAttempts, d.maxAttempts),
+    backoff: backoff(options.backoff, d.backoff),
     lease: duration("lease", options.lease, d.lease),
-    concurrency: count("concurrency", options.concurrency ?? options.batchSize ?? d.concurrency),
+    concurrency: count("concurrency", options.concurrency ?? options.batchSize, d.concurrency),
   };
 }
