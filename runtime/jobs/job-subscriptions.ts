@@ -1,12 +1,13 @@
 // A job's handler as the durable subscription `<processor>.<function>` of its instances' ticks (a
 // sharded job: one per partition, `<processor>.<function>#<partition>`):
 // the tick becomes a `ScheduleTick`, and the commands it derives get request ids from the tick
-// event (`<tickEventId>-<index>`), so a tick handled again sends the same requests.
+// event (`<tickEventId>-<index>`), so a tick handled again sends the same requests; their
+// rejections go to the saga's `@OnRejected` handler, as an event handler's do.
 import type { CommandMessage, EventMessage } from "../model/messages.js";
 import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
 import { jobContext, requestOf } from "../sagas/saga-requests.js";
 import { servicesFor } from "../model/registration.js";
-import type { SagaRuntime } from "../sagas/saga-subscriptions.js";
+import { sendDerived, type SagaRuntime } from "../sagas/saga-subscriptions.js";
 import type { Subscription } from "../subscriptions/subscription-service.js";
 import { JobEvents, SCHEDULE_AGGREGATE, type TickedBody } from "./job-messages.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
@@ -46,7 +47,8 @@ export function jobSubscriptions(saga: SagaRegistration, runtime: JobRuntime): S
       const outputs = await job.handle(tick, jobContext, services);
       const requests = outputs.map((output, index) => requestOf(output, event, index, runtime.clock.now()));
       runtime.onDerived?.(job, tick, requests);
-      for (const request of requests) await runtime.send(request);
+      // As an event handler's: a rejected command reaches the saga's @OnRejected handler.
+      for (const request of requests) await sendDerived(saga, request, runtime);
     };
     if (!job.sharded) return [{ name: job.subscription, accepts: isTick, handle }];
     // Sharded: progress is kept per partition (a checkpoint each, in the store the hosts share), as

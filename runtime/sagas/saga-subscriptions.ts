@@ -1,5 +1,6 @@
 // A saga's event handlers as durable subscriptions `<processor>.<function>`: handle the event, send
-// what it returns (in order), and hand rejections to the saga's `@OnRejected` handler.
+// what it returns (in order), and hand rejections to the saga's `@OnRejected` handler (`sendDerived`,
+// which its jobs use too).
 import type { Clock } from "../clock.js";
 import type { Journal } from "../journal/journal.js";
 import type { CommandResult } from "../model/command-result.js";
@@ -26,15 +27,21 @@ export function sagaSubscriptions(saga: SagaRegistration, runtime: SagaRuntime):
       accepts: (event: EventMessage) => event.type === eventType,
       handle: async (event: EventMessage) => {
         const outputs = await fn.handle(event, sagaContext, services);
-        for (const [index, output] of outputs.entries()) {
-          const request = requestOf(output, event, index, runtime.clock.now());
-          const result = await runtime.send(request);
-          const code = await rejectionCode(result, request, runtime.journal);
-          if (code !== undefined) await deliverRejection(saga, request, code, result.errorMsg, runtime.services);
-        }
+        for (const [index, output] of outputs.entries()) await sendDerived(saga, requestOf(output, event, index, runtime.clock.now()), runtime);
       },
     };
   });
+}
+
+/**
+ * Sends a command the saga derived (from an event, or a job's tick) and hands its rejection to the
+ * saga's `@OnRejected` handler: it gets the rejections of every command the saga sent. A handler that
+ * throws fails the delivery, which the subscription retries, then parks.
+ */
+export async function sendDerived(saga: SagaRegistration, request: CommandMessage, runtime: SagaRuntime): Promise<void> {
+  const result = await runtime.send(request);
+  const code = await rejectionCode(result, request, runtime.journal);
+  if (code !== undefined) await deliverRejection(saga, request, code, result.errorMsg, runtime.services);
 }
 
 /**

@@ -8,32 +8,58 @@ interface Sleeper {
   readonly resolve: () => void;
 }
 
-/** Lets pending promise chains (all in-process, all microtasks or immediates) run to their next wait. */
-async function settle(turns = 2): Promise<void> {
-  for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Event-loop turns in a row in which nothing used the clock, after which the work at an instant
+ * counts as done. Every step of the runtime's work reads the clock (a poll, a decision, a pass of a
+ * subscription) or sleeps on it, and runs in-process: microtasks, or one `setImmediate` between the
+ * batches of a drain, so a drain uses the clock in every turn. One quiet turn would do; the second
+ * is margin for a step that waits a turn before it reads the clock. (Each is paid per wake.)
+ */
+const QUIET_TURNS = 2;
+
+/** Turns one virtual instant may take before the clock gives up: a loop that never sleeps on it. */
+const DEFAULT_MAX_TURNS = 100_000;
+
+export interface VirtualClockOptions {
+  /** Event-loop turns the work at one virtual instant may take before `advanceTo` fails (default 100,000). */
+  readonly maxTurnsPerInstant?: number;
+}
+
+function turn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /**
- * A clock that moves only when told. `advanceTime` wakes every sleeper in due order, letting the
- * work each one starts run before moving on, so timers fire at their exact virtual times.
+ * A clock that moves only when told. `advanceTime` wakes every sleeper in due order, and at each
+ * instant lets all the work run until it is quiet again before moving on, so timers fire at their
+ * exact virtual times (a backlog of many batches included).
  */
 export class VirtualClock implements Clock {
   private current: number;
   private sleepers: Sleeper[] = [];
   private seq = 0;
+  /** Bumped by every use of the clock: how `settle` sees that work is still going on. */
+  private uses = 0;
+  /** Turns spent at the current instant in this `advanceTo`. */
+  private turnsHere = 0;
+  private readonly maxTurns: number;
 
-  constructor(start: InstantInput = 0) {
+  constructor(start: InstantInput = 0, options: VirtualClockOptions = {}) {
     this.current = toEpochMs(start);
+    this.maxTurns = options.maxTurnsPerInstant ?? DEFAULT_MAX_TURNS;
   }
 
   now(): number {
+    this.uses++;
     return this.current;
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    this.uses++;
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve();
       const onAbort = () => {
+        this.uses++;
         this.sleepers = this.sleepers.filter((s) => s !== sleeper);
         resolve();
       };
@@ -54,25 +80,54 @@ export class VirtualClock implements Clock {
     await this.advanceTo(this.current + parseDuration(duration));
   }
 
+  /**
+   * Moves time forward to `instant`. At each instant on the way (now, every sleeper's wake time,
+   * `instant` itself) the work runs until it is quiet before time moves on; throws if it never is.
+   */
   async advanceTo(instant: InstantInput): Promise<void> {
     const target = toEpochMs(instant);
     if (target < this.current) throw new RangeError("a virtual clock does not go back");
-    await settle();
+    this.turnsHere = 0;
+    await this.settle();
     for (;;) {
       const next = this.earliest();
-      if (!next || next.wakeAt > target) break;
-      this.sleepers = this.sleepers.filter((s) => s !== next);
-      this.current = Math.max(this.current, next.wakeAt);
-      next.resolve();
-      await settle();
+      if (next && next.wakeAt <= target) {
+        this.sleepers = this.sleepers.filter((s) => s !== next);
+        this.moveTo(next.wakeAt);
+        next.resolve();
+      } else if (this.current < target) {
+        this.moveTo(target);
+      } else {
+        return;
+      }
+      // Work at the new instant may sleep until it too (a zero wait): the loop wakes it before returning.
+      await this.settle();
     }
-    this.current = target;
-    await settle();
   }
 
   /** Number of pending sleepers (for tests of the clock itself). */
   get pending(): number {
     return this.sleepers.length;
+  }
+
+  private moveTo(instant: number): void {
+    if (instant > this.current) this.turnsHere = 0;
+    this.current = Math.max(this.current, instant);
+  }
+
+  /** Yields turns until QUIET_TURNS pass in a row without a use of the clock. */
+  private async settle(): Promise<void> {
+    for (let quiet = 0; quiet < QUIET_TURNS; ) {
+      const seen = this.uses;
+      await turn();
+      if (++this.turnsHere > this.maxTurns) {
+        throw new Error(
+          `VirtualClock: the work at ${new Date(this.current).toISOString()} did not settle within ${this.maxTurns} event-loop turns ` +
+            "(a loop that keeps running without sleeping on the clock, or that sleeps 0 ms over and over)",
+        );
+      }
+      quiet = this.uses === seen ? quiet + 1 : 0;
+    }
   }
 
   private earliest(): Sleeper | undefined {

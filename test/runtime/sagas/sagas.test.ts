@@ -1,22 +1,39 @@
 // SEMANTICS.md "Sagas", on the virtual clock, against both journals.
 import { describe, expect, it } from "vitest";
-import { aggregateRef, commandMessage, createHost, derivedRequestId, SqliteJournal, SystemEvents, type EventMessage } from "../../../runtime/index.js";
+import { aggregateRef, commandMessage, createHost, derivedRequestId, SqliteJournal, SystemEvents, type EventMessage, type SagaRegistration } from "../../../runtime/index.js";
 import { scheduleSpec, VirtualClock } from "../../../runtime/testing/index.js";
 import { stores, tempDbPath } from "../fixtures/stores.js";
-import { order, probe, S, shopSaga, stock, type Probe } from "./saga-domain.js";
+import { order, probe, receiveJob, S, shopSaga, stock, type Probe } from "./saga-domain.js";
 
 const START = "2026-05-01T00:00:00Z";
 const ref = (aggregate: string, id: string) => aggregateRef("shop", aggregate, id);
 
-function spec(store: (typeof stores)[number], p: Probe) {
+function spec(store: (typeof stores)[number], p: Probe, saga: SagaRegistration = shopSaga(p)) {
   return scheduleSpec({
     aggregates: [order, stock],
-    sagas: [shopSaga(p)],
+    sagas: [saga],
     start: START,
     journal: store.open(),
     timers: { pollInterval: "10m" },
     subscriptions: { pollInterval: "10m", maxAttempts: 3, backoff: { initial: "1s", factor: 2 } },
   });
+}
+
+const HOUR = 3_600_000;
+
+/** The shop saga with an hourly job that asks the mug's stock to reserve 2 for `tick-<slot>`. */
+function reservingSaga(p: Probe): SagaRegistration {
+  const job = receiveJob({
+    name: "reserve",
+    function: "reserve",
+    subscription: "ShopSaga.reserve",
+    commands: [S.Reserve],
+    services: [],
+    handle: (tick, context) => [
+      context.command({ context: "shop", aggregate: "Stock", tenantId: tick.tenantId, id: "mug" }, { type: S.Reserve, body: { order: `tick-${tick.slot}`, quantity: 2 } }),
+    ],
+  });
+  return shopSaga(p, [job]);
 }
 
 async function history(journal: { read(after: number, limit: number): Promise<EventMessage[]> }) {
@@ -61,6 +78,53 @@ describe.each(stores)("sagas ($name)", (store) => {
     await s.advanceTime("1s");
     expect(p.rejections.map((r) => [r.command.type, r.errorCode, r.command.aggregate.id])).toEqual([[S.Release, "NotFound", "ghost"]]);
     expect((await s.journal.load(ref("Stock", "ghost"))).version).toBe(0);
+    await s.stop();
+  });
+
+  it("a command a job sends that the target rejects reaches the saga's @OnRejected handler, once per tick", async () => {
+    const p = probe();
+    const s = spec(store, p, reservingSaga(p));
+    await s.send(commandMessage(S.Receive, { quantity: 1 }, ref("Stock", "mug")));
+    await s.advanceTime("2h");
+    expect(s.derivedCommands.map((c) => c.type)).toEqual([S.Reserve, S.Reserve]);
+    expect(p.rejections.map((r) => [r.command.type, r.errorCode, r.errorMsg, r.command.aggregate.id, r.command.body])).toEqual([
+      [S.Reserve, "OutOfStock", "only 1 left", "mug", { order: "tick-1", quantity: 2 }],
+      [S.Reserve, "OutOfStock", "only 1 left", "mug", { order: "tick-2", quantity: 2 }],
+    ]);
+    // The handler is given the very request the job sent (its id derived from the tick).
+    expect(p.rejections.map((r) => r.command.requestId)).toEqual(s.derivedCommands.map((c) => c.requestId));
+    await s.stop();
+  });
+
+  it("a job's @OnRejected handler that fails is retried (the rejection delivered again), then the tick is parked, as for an event handler", async () => {
+    const p = probe();
+    const saga = reservingSaga(p);
+    const onReserveRejected = saga.rejections[S.Reserve]!;
+    let failures = 3;
+    const failing: SagaRegistration = {
+      ...saga,
+      rejections: {
+        ...saga.rejections,
+        [S.Reserve]: {
+          ...onReserveRejected,
+          handle: async (r, services) => {
+            await onReserveRejected.handle(r, services);
+            if (failures-- > 0) throw new Error("the rejection handler's service is down");
+          },
+        },
+      },
+    };
+    const s = spec(store, p, failing);
+    await s.send(commandMessage(S.Receive, { quantity: 1 }, ref("Stock", "mug")));
+    await s.advanceTime(HOUR + 3_000); // tick 1: attempts at +1h, +1h 1s, +1h 3s (maxAttempts 3): parked
+    const { events } = await s.app.parked();
+    expect(events.map((e) => [e.subscription, e.attempts])).toEqual([["ShopSaga.reserve", 3]]);
+    expect(events[0]!.error).toContain("the rejection handler's service is down");
+    await s.advanceTime("1h"); // tick 2: the subscription went on
+    expect(p.rejections.map((r) => (r.command.body as { order: string }).order)).toEqual(["tick-1", "tick-1", "tick-1", "tick-2"]);
+    // Re-handling tick 1 sent the same request: decided once (rejected once), the rejection delivered each time.
+    expect(new Set(p.rejections.slice(0, 3).map((r) => r.command.requestId)).size).toBe(1);
+    expect((await s.journal.load(ref("Stock", "mug"))).events.map((e) => e.type)).toEqual([S.Received]);
     await s.stop();
   });
 
