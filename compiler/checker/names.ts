@@ -1,6 +1,7 @@
 // Declaration names that cannot become TypeScript type names are refused (WOW3004): the generated
 // SDK declares one TypeScript type per type, enum, service, aggregate, saga, command and event, and
-// silently renaming one would break the link between a `.wow` name and its generated code.
+// silently renaming one would break the link between a `.wow` name and its generated code. `then`
+// is refused too (WOW3026): a context module exporting it would be a thenable.
 import type { Name } from "../ast.js";
 import type { Reporter } from "./reporter.js";
 
@@ -28,8 +29,12 @@ export function checkDeclarationName(name: Name, reporter: Reporter): void {
   if (text.includes("-")) reason = "not a TypeScript identifier (it contains '-')";
   else if (reservedTypeNames.has(text)) reason = "a TypeScript reserved word or built-in type";
   else if (wowBuiltins.has(text)) reason = "a built-in `.wow` type";
-  if (reason === undefined) return;
-  reporter.report("WOW3004", { name: text, reason, suggestion: saferName(text) }, name.loc);
+  if (reason !== undefined) reporter.report("WOW3004", { name: text, reason, suggestion: saferName(text) }, name.loc);
+  // A context's module exports each declaration by its name (a command's factory, an event's, an
+  // enum's object, an aggregate's type). A module namespace with a `then` is a thenable: `await
+  // import()` of it calls `then` instead of settling. Generating it under another name would break
+  // the link between a `.wow` name and its code, as WOW3004 says, so it is refused for every kind.
+  else if (text === "then") reporter.report("WOW3026", { name: text, suggestion: "Then" }, name.loc);
 }
 
 /** `order-item` → `OrderItem`, `class` → `Class`. */

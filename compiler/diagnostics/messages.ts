@@ -264,6 +264,11 @@ export const messages = {
     message: "Context '{name}' would be '{alias}' in the SDK, a name the SDK's root module already exports.",
     hint: "The generated SDK names a context in camelCase beside its own exports (`loadConfig`, `configSchema`, `aggregateType`, …), and the context would hide the SDK's own '{alias}'; rename the context.",
   },
+  WOW3026: {
+    severity: "error",
+    message: "'{name}' cannot be the name of a declaration: its context's module in the SDK would export `then`, and a module with a `then` is taken for a promise.",
+    hint: "`await import(…)` of such a module calls that `then` and never settles. The SDK exports a command's factory, an event's, an enum and an aggregate type under their own names; rename it (e.g. '{suggestion}').",
+  },
 
   // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────
   WOW4001: {

@@ -573,6 +573,20 @@ export const cases: readonly DiagnosticCase[] = [
     },
     expected: ["WOW3025 1:9"],
   },
+  {
+    code: "WOW3026",
+    title: "a declaration named `then`: its context's module would be a thenable",
+    sources: `
+      context shop
+      aggregate Order {
+        command then {}
+        event Placed {}
+        @OnCommand(produces = [Placed])
+        on then
+      }
+    `,
+    expected: ["WOW3026 3:11"],
+  },
 
   // ── WOW4xxx: jobs and cron ──
   {
