@@ -16,6 +16,8 @@ export interface MessageView {
   /** The fully qualified type as a literal (`"eshop-order.CancelOrder"`). */
   readonly type: string;
   readonly fields: readonly FieldView[];
+  /** False for a message without fields: its body type then refuses every property. */
+  readonly hasFields: boolean;
   readonly parameters: string;
   readonly body: string;
   readonly kind: "Command" | "Event";
@@ -57,6 +59,10 @@ export interface AggregateView {
   readonly handlers: readonly CommandHandlerView[];
   readonly applies: readonly ApplyView[];
   readonly serviceTypes: readonly ServiceView[];
+  /** `<$Svc extends OrderServiceTypes = OrderServiceTypes>` when its handlers ask for services, else "". */
+  readonly serviceParameter: string;
+  /** `<$Svc>` when its handlers ask for services, else "". */
+  readonly serviceArgument: string;
   readonly hasCreateCommand: boolean;
 }
 
@@ -79,6 +85,7 @@ export function aggregateView(context: string, aggregate: AggregateModel, import
     handlers,
     applies: aggregate.events.map((event) => applyView(context, event)),
     serviceTypes: serviceTypeViews(context, allServices),
+    ...serviceTypeParameter(name, allServices.length > 0),
     hasCreateCommand: aggregate.commands.some((command) => command.create),
   };
 }
@@ -91,6 +98,7 @@ function messageView(context: string, message: CommandModel | EventModel, kind: 
     alias: `${identifier(message.name)}${kind}`,
     type: stringLiteral(`${context}.${message.name}`),
     fields: fieldViews(message.fields, imports, "  "),
+    hasFields: message.fields.length > 0,
     parameters: params.map((p) => p.declaration).join(", "),
     body: params.length === 0 ? "{}" : `{ ${params.map((p) => p.entry).join(", ")} }`,
     kind,
@@ -141,6 +149,14 @@ function applyView(context: string, event: EventModel): ApplyView {
 function joinDocs(...docs: (string | undefined)[]): string | undefined {
   const present = docs.filter((d): d is string => d !== undefined && d.trim() !== "");
   return present.length === 0 ? undefined : present.join("\n\n");
+}
+
+/**
+ * The type parameter of the handlers interface and `define…`, which the host narrows the service
+ * types with: only when there are services (an unused one is an error under `noUnusedParameters`).
+ */
+export function serviceTypeParameter(name: string, hasServices: boolean): { serviceParameter: string; serviceArgument: string } {
+  return hasServices ? { serviceParameter: `<$Svc extends ${name}ServiceTypes = ${name}ServiceTypes>`, serviceArgument: "<$Svc>" } : { serviceParameter: "", serviceArgument: "" };
 }
 
 export function unionOf(members: readonly string[]): string {

@@ -2,7 +2,7 @@
 // `wow.config.json` (`wow.schedules` holds exactly the declared job names, `wow.timers` the timer
 // settings), the declared defaults, and the environment variables that override the file.
 import type { JobModel, ProgramModel } from "../model.js";
-import { lineComment, propertyKey, screamingSnake, stringLiteral } from "./escape.js";
+import { lineComment, propertyAccess, propertyKey, screamingSnake, stringLiteral } from "./escape.js";
 import { compare } from "./imports.js";
 import { RUNTIME_SECTIONS_SCHEMA } from "../../runtime/config/runtime-sections.js";
 
@@ -29,6 +29,8 @@ export interface ConfigView {
   readonly defaults: string;
   /** `configJobs`' rows: `["key", "job name", "context.Saga", "SCOPE"]`. */
   readonly jobs: readonly string[];
+  /** The rows of `jobConfigKeys`: by context, the key of each of its jobs. */
+  readonly configKeys: readonly ConfigKeysContext[];
   /** The body of `jobSchema(row)`: an object literal over `name`, `saga`, `scope`, `expression`, `zone`, `misfire`. */
   readonly jobSchema: string;
   readonly schema: string;
@@ -147,6 +149,7 @@ export function configView(model: ProgramModel): ConfigView {
   return {
     jobNames: jobs.length === 0 ? "never" : jobs.map((j) => stringLiteral(j.key)).join(" | "),
     defaults: tsLiteral(configDefaults(model), ""),
+    configKeys: configKeysRows(jobs),
     jobs: jobs.map(({ key, job, context }) => `[${[key, job.name, `${context}.${job.saga}`, job.scope].map(stringLiteral).join(", ")}]`),
     jobSchema: tsLiteral(jobSchemaCode(), "  "),
     schema: tsLiteral(schemaOf(new Code("Object.fromEntries(configJobs.map(jobSchema))")), ""),
@@ -156,6 +159,43 @@ export function configView(model: ProgramModel): ConfigView {
       comment: lineComment(`${e.variable} → /${e.path.join("/")}`),
     })),
   };
+}
+
+/**
+ * The name config.ts exports the key of each job under (its rows: by context, then job name). The
+ * root index.ts does not re-export it: the sagas' registrations read it from config.ts directly.
+ */
+export const CONFIG_KEYS_EXPORT = "jobConfigKeys";
+
+export interface ConfigKeysContext {
+  readonly key: string;
+  readonly jobs: readonly { readonly key: string; readonly value: string }[];
+}
+
+/**
+ * The rows of config.ts's `jobConfigKeys`: each job's key under `wow.schedules` (from `jobConfigs`,
+ * like the keys of `configDefaults` and of the schema), by context, then job name. A job's key
+ * depends on the other contexts' job names, so the sagas' registrations read it there rather than
+ * spelling it: a context's own files depend on its model alone (the watcher regenerates them with it).
+ */
+function configKeysRows(jobs: readonly JobConfig[]): ConfigKeysContext[] {
+  const byContext = new Map<string, { key: string; value: string; name: string }[]>();
+  for (const { key, job, context } of jobs) {
+    const rows = byContext.get(context) ?? [];
+    rows.push({ key: propertyKey(job.name), value: stringLiteral(key), name: job.name });
+    byContext.set(context, rows);
+  }
+  return [...byContext]
+    .sort(([a], [b]) => compare(a, b))
+    .map(([context, rows]) => ({ key: propertyKey(context), jobs: rows.sort((a, b) => compare(a.name, b.name)).map(({ key, value }) => ({ key, value })) }));
+}
+
+/** The import of `jobConfigKeys` in a sagas module, as `$jobConfigKeys`: `.wow` names hold no `$`, so no declaration meets it. */
+export const CONFIG_KEYS_IMPORT = `import { ${CONFIG_KEYS_EXPORT} as $${CONFIG_KEYS_EXPORT} } from "../config.js";`;
+
+/** The expression a saga's registration reads its job's key with: `$jobConfigKeys["ctx-a"].sweep`. */
+export function configKeyExpression(context: string, job: string): string {
+  return propertyAccess(`$${CONFIG_KEYS_EXPORT}[${stringLiteral(context)}]`, job);
 }
 
 /** A TypeScript object literal for JSON data, every key and string escaped. */

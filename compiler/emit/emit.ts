@@ -3,7 +3,7 @@
 // Deterministic: the same model gives the same bytes (sorted lists, no time, no version, no path).
 import type { ContextModel, ProgramModel } from "../model.js";
 import { aggregateView } from "./aggregate-view.js";
-import { configSchema, configView, CONFIG_SCHEMA_FILE, jobConfigs } from "./config-view.js";
+import { CONFIG_KEYS_IMPORT, configSchema, configView, CONFIG_SCHEMA_FILE, jobConfigs } from "./config-view.js";
 import { barrelView, rootIndexView, typesView } from "./context-view.js";
 import { aggregatesFile, contextFolder, Imports, sagasFile, typesFile } from "./imports.js";
 import { sagaView } from "./saga-view.js";
@@ -69,7 +69,9 @@ export function emitContextFiles(context: ContextModel): EmittedFile[] {
   if (context.sagas.length > 0) {
     const imports = new Imports(context.name, sagasFile());
     const sagas = context.sagas.map((saga) => sagaView(context.name, saga, imports));
-    files.push({ path: `${folder}/${sagasFile()}.ts`, text: render("sagas", { header, sagas, imports: imports.lines() }) });
+    // The jobs' keys under `wow.schedules` come from the program-wide config.ts (a key depends on other contexts).
+    const configKeys = context.sagas.some((saga) => saga.jobs.length > 0) ? [CONFIG_KEYS_IMPORT] : [];
+    files.push({ path: `${folder}/${sagasFile()}.ts`, text: render("sagas", { header, sagas, imports: [...imports.lines(), ...configKeys] }) });
   }
   files.push({ path: `${folder}/index.ts`, text: render("context-index", { header, ...barrelView(context) }) });
   return files;

@@ -18,6 +18,7 @@ const builtins: Readonly<Record<string, string>> = {
 export interface FieldView {
   /** The property key (`productId`, `class`, `"order-id"`). */
   readonly key: string;
+  /** The TypeScript type; an optional field's admits `undefined` (`paidAt?: number | undefined`, for `exactOptionalPropertyTypes`). */
   readonly type: string;
   /** `?` for an optional field, else "". */
   readonly optional: string;
@@ -44,7 +45,7 @@ function named(qualified: string, imports: Imports): string {
 export function fieldViews(fields: readonly FieldModel[], imports: Imports, indent: string): FieldView[] {
   return fields.map((field) => ({
     key: propertyKey(field.name),
-    type: tsType(field.type, imports),
+    type: field.type.optional ? `${tsType(field.type, imports)} | undefined` : tsType(field.type, imports),
     optional: field.type.optional ? "?" : "",
     doc: docComment(field.decl.doc, indent),
   }));

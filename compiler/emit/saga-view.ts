@@ -2,7 +2,8 @@
 // `schedules`, rejection handlers, jobs (`ScheduleTick` → commands with full refs) and `define…`.
 import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
 import type { JobModel, SagaModel, ServiceParameter } from "../model.js";
-import { unionOf } from "./aggregate-view.js";
+import { serviceTypeParameter, unionOf } from "./aggregate-view.js";
+import { configKeyExpression } from "./config-view.js";
 import { docComment, identifier, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
 import { aggregatesFile, type Imports } from "./imports.js";
 import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
@@ -44,6 +45,8 @@ export interface JobView extends SagaFunctionView {
   readonly misfire: string;
   readonly commands: string;
   readonly commandTypes: string;
+  /** Its key under `wow.schedules`, read from config.ts: `$jobConfigKeys["eshop-inventory"]["receive-deliveries"]`. */
+  readonly configKey: string;
   /** A readable summary for the TSDoc: `@OnSchedule(name = …, cron = …)`. */
   readonly summary: string;
 }
@@ -54,6 +57,10 @@ export interface SagaView {
   readonly saga: string;
   readonly name: string;
   readonly serviceTypes: readonly ServiceView[];
+  /** `<$Svc extends …ServiceTypes = …ServiceTypes>` when its handlers ask for services, else "". */
+  readonly serviceParameter: string;
+  /** `<$Svc>` when its handlers ask for services, else "". */
+  readonly serviceArgument: string;
   readonly eventHandlers: readonly SagaEventHandlerView[];
   readonly rejectionHandlers: readonly SagaRejectionView[];
   readonly jobs: readonly JobView[];
@@ -78,16 +85,14 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
     };
   };
   const call = (name: string): string => propertyAccess("impl", name);
+  const services = [...saga.eventHandlers.flatMap((h) => h.services), ...saga.rejectionHandlers.flatMap((h) => h.services), ...saga.jobs.flatMap((j) => j.services)];
   return {
     doc: docComment(saga.decl.doc),
     context: stringLiteral(context),
     saga: stringLiteral(saga.name),
     name: identifier(saga.name),
-    serviceTypes: serviceTypeViews(context, [
-      ...saga.eventHandlers.flatMap((h) => h.services),
-      ...saga.rejectionHandlers.flatMap((h) => h.services),
-      ...saga.jobs.flatMap((j) => j.services),
-    ]),
+    serviceTypes: serviceTypeViews(context, services),
+    ...serviceTypeParameter(identifier(saga.name), services.length > 0),
     eventHandlers: saga.eventHandlers.map((h) => ({
       ...fn(h.function, h.decl.doc, h.services, h.blocking),
       call: call(h.function),
@@ -104,11 +109,11 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
       command: stringLiteral(h.command.qualifiedName),
       body: bodyOf(h.command),
     })),
-    jobs: saga.jobs.map((job) => jobView(job, fn(job.function, job.decl.doc, job.services, job.blocking), commandOf, call(job.function))),
+    jobs: saga.jobs.map((job) => jobView(context, job, fn(job.function, job.decl.doc, job.services, job.blocking), commandOf, call(job.function))),
   };
 }
 
-function jobView(job: JobModel, base: SagaFunctionView, commandOf: (symbol: CommandSymbol) => string, call: string): JobView & { call: string } {
+function jobView(context: string, job: JobModel, base: SagaFunctionView, commandOf: (symbol: CommandSymbol) => string, call: string): JobView & { call: string } {
   const summary = `@OnSchedule(name = ${JSON.stringify(job.name)}, cron = ${JSON.stringify(job.cron)}, zone = ${JSON.stringify(job.zone)}, scope = ${job.scope}, sharded = ${job.sharded}, misfire = ${job.misfire})`;
   const doc = [job.decl.doc, summary].filter((d) => d !== undefined && d.trim() !== "").join("\n\n");
   return {
@@ -123,6 +128,7 @@ function jobView(job: JobModel, base: SagaFunctionView, commandOf: (symbol: Comm
     misfire: stringLiteral(job.misfire),
     commands: unionOf(job.commands.map(commandOf)),
     commandTypes: listOf(job.commands.map((c) => c.qualifiedName)),
+    configKey: configKeyExpression(context, job.name),
     summary,
   };
 }

@@ -52,6 +52,14 @@ export interface CreateHostOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+/**
+ * The key of a job's overrides under `wow.schedules`: the generated registration's `configKey` (the
+ * job's name, qualified with its context when two contexts declare that name), else the name.
+ */
+function configKey(job: SagaJobRegistration): string {
+  return job.configKey ?? job.name;
+}
+
 export function createHost(options: CreateHostOptions): WowHost {
   return new WowHost(options);
 }
@@ -90,8 +98,8 @@ export class WowHost {
     const cronNext = options.cronNext ?? defaultCronNext;
     this.jobs = new JobManager({
       sagas: this.sagas,
-      hostRule: (job) => hostRule(job, schedules[job.name]),
-      enabled: (job) => schedules[job.name]?.enabled !== false,
+      hostRule: (job) => hostRule(job, schedules[configKey(job)]),
+      enabled: (job) => schedules[configKey(job)]?.enabled !== false,
       ownership,
       journal: this.journal,
       store: this.store,

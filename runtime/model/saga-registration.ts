@@ -81,6 +81,8 @@ export interface SagaRejectionRegistration extends SagaFunction {
 export interface SagaJobRegistration extends SagaFunction {
   /** The job's name, unique in its context; also the id of its `<context>.schedule` instance. */
   readonly name: string;
+  /** Its key under `wow.schedules` (default: the name): `<context>.<name>` when two contexts declare that name. */
+  readonly configKey?: string;
   readonly cron: string;
   readonly zone: string;
   readonly scope: "SYSTEM" | "TENANT";

@@ -24,6 +24,16 @@ export const configDefaults: WowConfig<JobName> = {
   },
 };
 
+/**
+ * The key of each declared job under `wow.schedules`, by context and job name: the job's name, or
+ * `<context>.<name>` when two contexts declare that name. The sagas' job registrations read theirs here.
+ */
+export const jobConfigKeys = {
+  "eshop-inventory": {
+    "receive-deliveries": "receive-deliveries",
+  },
+} as const;
+
 /** The declared jobs, as the schema describes them: key under `wow.schedules`, job name, saga, scope. */
 const configJobs: readonly (readonly [JobName, string, string, string])[] = [
   ["receive-deliveries", "receive-deliveries", "eshop-inventory.StockSaga", "SYSTEM"],

@@ -2,19 +2,43 @@
 // Typed building blocks of the generated SDK, over the untyped runtime model of wowc/runtime.
 import { Decision as RuntimeDecision } from "wowc/runtime";
 import type {
-  AggregateRef, AggregateRegistration, CommandMessage, CommandRejection, EventMessage, JobCommand, SagaCommand, SagaRegistration,
-  ScheduleRule, ScheduleTick, TargetRef,
+  AggregateRef, AggregateRegistration, CommandMessage, CommandRejection, EventMessage, JobCommand, SagaCommand, SagaJobRegistration,
+  SagaRegistration as RuntimeSagaRegistration, ScheduleRule, ScheduleTick, TargetRef,
 } from "wowc/runtime";
 
 // The runtime's types that the contexts' modules name go through `$wow` (this module), never by
 // their bare names: a `.wow` declaration may well be called `EventMessage` or `ScheduleTick`.
-export type { AggregateRef, AggregateRegistration, CommandMessage, CommandRejection, EventMessage, JobCommand, SagaRegistration, ScheduleTick, TargetRef };
+export type { AggregateRef, AggregateRegistration, CommandMessage, CommandRejection, EventMessage, JobCommand, ScheduleTick, TargetRef };
 
-/** A command body with its fully qualified type (`"eshop-order.CancelOrder"`). */
-export interface Command<T extends string = string, B = unknown> {
+/** A saga's registration: each job also names its key under `wow.schedules`, where the host's overrides are read. */
+export interface SagaRegistration extends RuntimeSagaRegistration {
+  readonly jobs: readonly (SagaJobRegistration & { readonly configKey: string })[];
+}
+
+/** The aggregate type that handles a command. */
+interface Owner {
+  readonly context: string;
+  readonly aggregate: string;
+}
+
+/** The key of a command's owner: a type only, never a property at run time. */
+declare const owner: unique symbol;
+
+/**
+ * A command body with its fully qualified type (`"eshop-order.CancelOrder"`), handled by the
+ * aggregate type `O` (`typeof Order`): only a target of that type may receive it.
+ */
+export interface Command<T extends string = string, B = unknown, O extends Owner = Owner> {
   readonly type: T;
   readonly body: B;
+  readonly [owner]?: O;
 }
+
+/** A target of the aggregate type that handles `C`: `Stock.target(id)` for a command of Stock. */
+type TargetOf<C> = TargetRef & OwnerOf<C>;
+/** A full ref of the aggregate type that handles `C`: `Stock.ref(tenantId, id)`. */
+type RefOf<C> = AggregateRef & OwnerOf<C>;
+type OwnerOf<C> = C extends { readonly [owner]?: infer O } ? (O extends Owner ? { readonly context: O["context"]; readonly aggregate: O["aggregate"] } : never) : never;
 
 /** An event body with its fully qualified type (`"eshop-order.OrderPaid"`). */
 export interface Event<T extends string = string, B = unknown> {
@@ -42,10 +66,10 @@ export const Decision: {
 export interface DecideScope<Own extends Command = never, Foreign extends Command = never> {
   /** The time of the decision (epoch milliseconds). */
   readonly now: number;
-  /** Schedules `command` under `key` (replacing the key), sent to this aggregate unless `target` says otherwise. */
-  schedule(key: string, rule: ScheduleRule, command: Own, target?: TargetRef): void;
-  /** Schedules another aggregate's `command` under `key`, sent to `target`. */
-  schedule(key: string, rule: ScheduleRule, command: Foreign, target: TargetRef): void;
+  /** Schedules `command` under `key` (replacing the key), sent to this aggregate unless `target` (of its type) says otherwise. */
+  schedule<C extends Own>(key: string, rule: ScheduleRule, command: C, target?: TargetOf<C>): void;
+  /** Schedules another aggregate's `command` under `key`, sent to `target`: an aggregate of the type that handles it. */
+  schedule<C extends Foreign>(key: string, rule: ScheduleRule, command: C, target: TargetOf<C>): void;
   /** Cancels the schedule under `key`. A command already sent is not recalled. */
   cancelSchedule(key: string): void;
 }
@@ -61,17 +85,17 @@ export type SagaOutput<C extends Command, S extends Command> = SagaSend<C> | Sag
 
 /** Builds what a saga's event handler returns: commands from `C`, schedules of commands from `S`. */
 export interface SagaContext<C extends Command = never, S extends Command = never> {
-  /** Sends `command` to `target` (the tenant defaults to the event's). */
-  command(target: TargetRef, command: C): SagaSend<C>;
-  /** Asks `target` to schedule `command` for itself under `key`; a target that does not exist rejects it. */
-  schedule(key: string, rule: ScheduleRule, target: TargetRef, command: S): SagaSchedule<S>;
+  /** Sends `command` to `target`, an aggregate of the type that handles it (the tenant defaults to the event's). */
+  command<X extends C>(target: TargetOf<X>, command: X): SagaSend<C>;
+  /** Asks `target`, of the type that handles `command`, to schedule it for itself under `key`; a target that does not exist rejects it. */
+  schedule<X extends S>(key: string, rule: ScheduleRule, target: TargetOf<X>, command: X): SagaSchedule<S>;
   /** Asks `target` to cancel its schedule under `key`. */
   cancel(key: string, target: TargetRef): SagaCancel;
 }
 
-/** Builds a job's commands from `C`, each with its full target. */
+/** Builds a job's commands from `C`, each with its full target: an aggregate of the type that handles it. */
 export interface JobContext<C extends Command = never> {
-  command(target: AggregateRef, command: C): JobCommand<C>;
+  command<X extends C>(target: RefOf<X>, command: X): JobCommand<C>;
 }
 
 /** A value or a promise of it: handlers may be async. */

@@ -12,8 +12,8 @@ export interface StockState {
 export interface ReceiveStock {
   readonly quantity: number;
 }
-/** Command `"eshop-inventory.ReceiveStock"` with its body. */
-export type ReceiveStockCommand = $wow.Command<"eshop-inventory.ReceiveStock", ReceiveStock>;
+/** Command `"eshop-inventory.ReceiveStock"` with its body, handled by aggregate Stock. */
+export type ReceiveStockCommand = $wow.Command<"eshop-inventory.ReceiveStock", ReceiveStock, typeof Stock>;
 export function ReceiveStock(quantity: number): ReceiveStockCommand {
   return { type: "eshop-inventory.ReceiveStock", body: { quantity } };
 }
@@ -23,8 +23,8 @@ export interface ReserveStock {
   readonly orderId: string;
   readonly quantity: number;
 }
-/** Command `"eshop-inventory.ReserveStock"` with its body. */
-export type ReserveStockCommand = $wow.Command<"eshop-inventory.ReserveStock", ReserveStock>;
+/** Command `"eshop-inventory.ReserveStock"` with its body, handled by aggregate Stock. */
+export type ReserveStockCommand = $wow.Command<"eshop-inventory.ReserveStock", ReserveStock, typeof Stock>;
 export function ReserveStock(orderId: string, quantity: number): ReserveStockCommand {
   return { type: "eshop-inventory.ReserveStock", body: { orderId, quantity } };
 }
@@ -33,8 +33,8 @@ ReserveStock.type = "eshop-inventory.ReserveStock" as const;
 export interface ReleaseStock {
   readonly orderId: string;
 }
-/** Command `"eshop-inventory.ReleaseStock"` with its body. */
-export type ReleaseStockCommand = $wow.Command<"eshop-inventory.ReleaseStock", ReleaseStock>;
+/** Command `"eshop-inventory.ReleaseStock"` with its body, handled by aggregate Stock. */
+export type ReleaseStockCommand = $wow.Command<"eshop-inventory.ReleaseStock", ReleaseStock, typeof Stock>;
 export function ReleaseStock(orderId: string): ReleaseStockCommand {
   return { type: "eshop-inventory.ReleaseStock", body: { orderId } };
 }
@@ -97,7 +97,7 @@ export interface StockServiceTypes {
 }
 
 /** The implementation of aggregate Stock: one decide function per command, one `apply` per event. */
-export interface StockHandlers<$Svc extends StockServiceTypes = StockServiceTypes> {
+export interface StockHandlers {
   /** The state of an aggregate before its first event. */
   initialState(): StockState;
   onReceiveStock(
@@ -125,7 +125,7 @@ export interface StockHandlers<$Svc extends StockServiceTypes = StockServiceType
 }
 
 /** Turns an implementation of Stock into the runtime's registration. */
-export function defineStock<$Svc extends StockServiceTypes = StockServiceTypes>(impl: StockHandlers<$Svc>): $wow.AggregateRegistration<StockState> {
+export function defineStock(impl: StockHandlers): $wow.AggregateRegistration<StockState> {
   return {
     context: "eshop-inventory",
     aggregate: "Stock",

@@ -2,6 +2,7 @@
 import type * as $wow from "../sdk.js";
 import type * as $eshopOrder from "../eshop-order/index.js";
 import type { ReceiveStockCommand, ReleaseStockCommand, ReserveStock, ReserveStockCommand, StockReserved, StockShortage } from "./aggregates.js";
+import { jobConfigKeys as $jobConfigKeys } from "../config.js";
 
 /** The services StockSaga's handlers ask for; the host narrows each `unknown` with its own type. */
 export interface StockSagaServiceTypes {
@@ -94,6 +95,7 @@ export function defineStockSaga<$Svc extends StockSagaServiceTypes = StockSagaSe
     jobs: [
       {
         name: "receive-deliveries",
+        configKey: $jobConfigKeys["eshop-inventory"]["receive-deliveries"],
         function: "receiveDeliveries",
         subscription: "StockSaga.receiveDeliveries",
         cron: "0 0 6 * * *",

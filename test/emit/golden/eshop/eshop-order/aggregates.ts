@@ -9,14 +9,14 @@ export interface OrderState {
   readonly status: OrderStatus;
   readonly items: readonly OrderItem[];
   readonly confirmedProducts: readonly string[];
-  readonly paidAt?: number;
+  readonly paidAt?: number | undefined;
 }
 
 export interface CreateOrder {
   readonly items: readonly OrderItem[];
 }
-/** Command `"eshop-order.CreateOrder"` with its body. */
-export type CreateOrderCommand = $wow.Command<"eshop-order.CreateOrder", CreateOrder>;
+/** Command `"eshop-order.CreateOrder"` with its body, handled by aggregate Order. */
+export type CreateOrderCommand = $wow.Command<"eshop-order.CreateOrder", CreateOrder, typeof Order>;
 export function CreateOrder(items: readonly OrderItem[]): CreateOrderCommand {
   return { type: "eshop-order.CreateOrder", body: { items } };
 }
@@ -25,8 +25,8 @@ CreateOrder.type = "eshop-order.CreateOrder" as const;
 export interface ConfirmOrderStock {
   readonly productId: string;
 }
-/** Command `"eshop-order.ConfirmOrderStock"` with its body. */
-export type ConfirmOrderStockCommand = $wow.Command<"eshop-order.ConfirmOrderStock", ConfirmOrderStock>;
+/** Command `"eshop-order.ConfirmOrderStock"` with its body, handled by aggregate Order. */
+export type ConfirmOrderStockCommand = $wow.Command<"eshop-order.ConfirmOrderStock", ConfirmOrderStock, typeof Order>;
 export function ConfirmOrderStock(productId: string): ConfirmOrderStockCommand {
   return { type: "eshop-order.ConfirmOrderStock", body: { productId } };
 }
@@ -35,8 +35,8 @@ ConfirmOrderStock.type = "eshop-order.ConfirmOrderStock" as const;
 export interface PayOrder {
   readonly amount: number;
 }
-/** Command `"eshop-order.PayOrder"` with its body. */
-export type PayOrderCommand = $wow.Command<"eshop-order.PayOrder", PayOrder>;
+/** Command `"eshop-order.PayOrder"` with its body, handled by aggregate Order. */
+export type PayOrderCommand = $wow.Command<"eshop-order.PayOrder", PayOrder, typeof Order>;
 export function PayOrder(amount: number): PayOrderCommand {
   return { type: "eshop-order.PayOrder", body: { amount } };
 }
@@ -45,8 +45,8 @@ PayOrder.type = "eshop-order.PayOrder" as const;
 export interface CancelOrder {
   readonly reason: CancelReason;
 }
-/** Command `"eshop-order.CancelOrder"` with its body. */
-export type CancelOrderCommand = $wow.Command<"eshop-order.CancelOrder", CancelOrder>;
+/** Command `"eshop-order.CancelOrder"` with its body, handled by aggregate Order. */
+export type CancelOrderCommand = $wow.Command<"eshop-order.CancelOrder", CancelOrder, typeof Order>;
 export function CancelOrder(reason: CancelReason): CancelOrderCommand {
   return { type: "eshop-order.CancelOrder", body: { reason } };
 }
@@ -72,8 +72,7 @@ export function OrderStockItemConfirmed(productId: string): OrderStockItemConfir
 }
 OrderStockItemConfirmed.type = "eshop-order.OrderStockItemConfirmed" as const;
 
-export interface OrderStockConfirmed {
-}
+export type OrderStockConfirmed = { readonly [field: string]: never };
 /** Event `"eshop-order.OrderStockConfirmed"` with its body. */
 export type OrderStockConfirmedEvent = $wow.Event<"eshop-order.OrderStockConfirmed", OrderStockConfirmed>;
 export function OrderStockConfirmed(): OrderStockConfirmedEvent {
