@@ -1,6 +1,6 @@
 // `PUT|POST|DELETE /{context}/tenant/{tenantId}/{aggregate}/[{id}/]{command}`: Wow's request headers
 // in, a Wow-shaped command result out (status per error code).
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AggregateRef } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
@@ -8,7 +8,7 @@ import { ErrorCodes } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { CommandSender } from "../processing/command-processor.js";
 import type { Journal } from "../journal/journal.js";
-import { HttpError } from "./http-error.js";
+import { HttpError, statusOfCode } from "./http-error.js";
 import type { CommandRoute } from "./routes.js";
 
 /** Wow's command request headers. */
@@ -42,9 +42,10 @@ export async function handleCommand(
   send: CommandSender,
   journal: Journal,
 ): Promise<{ status: number; result: Record<string, unknown>; errorCode: string }> {
-  const id = pathId ?? (header(req, Headers.AggregateId) === undefined ? randomUUID() : checkId("Command-Aggregate-Id", header(req, Headers.AggregateId)!));
   const requestId = header(req, Headers.RequestId);
   if (requestId !== undefined && (requestId.length === 0 || requestId.length > 200)) throw new HttpError(400, ErrorCodes.IllegalArgument, "Command-Request-Id must have 1 to 200 characters");
+  const givenId = header(req, Headers.AggregateId);
+  const id = pathId ?? (givenId !== undefined ? checkId("Command-Aggregate-Id", givenId) : newAggregateId(route, tenantId, requestId));
   const aggregate: AggregateRef = { context: route.context, aggregate: route.aggregate, tenantId, id };
   const expected = header(req, Headers.AggregateVersion);
   if (expected !== undefined) {
@@ -60,18 +61,21 @@ export async function handleCommand(
   return { status: statusOf(result), result: wowResult(result), errorCode: result.errorCode };
 }
 
+/**
+ * The id of an aggregate a create command makes when the client names none. With a request id it
+ * derives from it (and the tenant and aggregate type), so a client that retries a create after
+ * losing the reply reaches the same aggregate and gets `DuplicateRequestId`, not a second aggregate.
+ */
+function newAggregateId(route: CommandRoute, tenantId: string, requestId: string | undefined): string {
+  if (requestId === undefined) return randomUUID();
+  const hex = createHash("sha256").update(JSON.stringify([tenantId, route.context, route.aggregate, requestId])).digest("hex");
+  // Shaped as a UUID (version 8: "custom") so that it reads like the ids the server makes otherwise.
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 function statusOf(result: CommandResult): number {
-  if (result.outcome === "decided") return 200;
-  switch (result.errorCode) {
-    case ErrorCodes.NotFound:
-      return 404;
-    case ErrorCodes.IllegalAccessDeletedAggregate:
-      return 410;
-    case ErrorCodes.EventVersionConflict:
-      return 409;
-    default:
-      return 400;
-  }
+  return result.outcome === "decided" ? 200 : statusOfCode(result.errorCode);
 }
 
 /** Wow's `CommandResult` fields. */

@@ -91,8 +91,10 @@ export function createRequestListener(host: WowHost, options: HttpOptions = {}):
       const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, decoded, host.send, host.journal);
       return { status, body: result, errorCode };
     } catch (error) {
-      // A handler that throws on a body it did not expect (no rejection): the body is at fault.
-      if (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError) {
+      // Without the manifest nothing checked the body, so a handler that throws on a body it did not
+      // expect blames the body. With it, the body fitted its declaration: a handler's TypeError (a
+      // failed fetch, a bug) is a technical failure, a 500 that is logged, never the client's 400.
+      if (validate === undefined && (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError)) {
         throw new HttpError(400, ErrorCodes.CommandValidation, `the command's body does not fit ${route.type}: ${error.message}`);
       }
       throw error;

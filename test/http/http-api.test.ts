@@ -64,6 +64,17 @@ describe("commands", () => {
     expect(Object.hasOwn(event!.body as object, "holdOn")).toBe(false);
   });
 
+  it("a create retried with the same request id and no aggregate id reaches the same aggregate: DuplicateRequestId, not a second order", async () => {
+    const first = await s.call("POST", `${orders}/create_order`, { body: { product: "mug", quantity: 1 }, headers: { "Command-Request-Id": "retry-create-1" } });
+    const again = await s.call("POST", `${orders}/create_order`, { body: { product: "mug", quantity: 1 }, headers: { "Command-Request-Id": "retry-create-1" } });
+    expect([first.status, again.status, again.code]).toEqual([200, 400, "DuplicateRequestId"]);
+    expect(again.json.aggregateId).toBe(first.json.aggregateId);
+    const acme = await s.call("POST", "/shop/tenant/acme/order/create_order", { token: ACME, body: { product: "mug", quantity: 1 }, headers: { "Command-Request-Id": "retry-create-1" } });
+    expect(acme.status).toBe(200); // another tenant's request id is its own
+    const fresh = await s.call("POST", `${orders}/create_order`, { body: { product: "mug", quantity: 1 } });
+    expect(fresh.json.aggregateId).not.toBe(first.json.aggregateId);
+  });
+
   it("a bad body is a 400 that says what is wrong", async () => {
     const wrong = await s.call("POST", `${orders}/create_order`, { body: { product: 3, quantity: "two", extra: true } });
     expect([wrong.status, wrong.code]).toEqual([400, "CommandValidation"]);
