@@ -4,13 +4,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpConfig, HttpCredential } from "../config/types.js";
 import { DEFAULT_TENANT } from "../model/aggregate-ref.js";
+import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
+import type { CommandMessage } from "../model/messages.js";
 import type { WowHost } from "../hosting/create-host.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
 import { authenticate, requireTenant } from "./auth.js";
 import { DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
 import { checkId, handleCommand, Headers } from "./command-handler.js";
 import { bodyValidator, type ManifestLike } from "./body-validator.js";
+import { awaitStage, waitRequestOf } from "./wait-stage.js";
 import { HttpError } from "./http-error.js";
 import { commandRoutes, routeKey, routeTable } from "./routes.js";
 
@@ -87,9 +90,13 @@ export function createRequestListener(host: WowHost, options: HttpOptions = {}):
     requireTenant(principal, tenantId);
     const pathId = route.create ? undefined : checkId("aggregate id", segments[4]!);
     const decoded = validate === undefined ? body : validate(route.type, body);
+    const wait = waitRequestOf(req);
     try {
-      const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, decoded, host.send, host.journal);
-      return { status, body: result, errorCode };
+      let processed: CommandResult | undefined;
+      const send = async (command: CommandMessage) => (processed = await host.send(command));
+      const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, decoded, send, host.journal);
+      const stage = processed === undefined ? "PROCESSED" : await awaitStage(host, wait, processed);
+      return { status, body: { ...result, stage }, errorCode };
     } catch (error) {
       // Without the manifest nothing checked the body, so a handler that throws on a body it did not
       // expect blames the body. With it, the body fitted its declaration: a handler's TypeError (a

@@ -82,6 +82,8 @@ export class SubscriptionService {
   private readonly workers = new Map<string, Worker>();
   /** Journal reads in flight by start position: subscriptions at the same position share one. */
   private readonly reads = new Map<number, Promise<EventMessage[]>>();
+  /** Callers waiting for subscriptions to pass a position; each returns true once satisfied. */
+  private readonly waiters = new Set<() => boolean>();
 
   constructor(options: SubscriptionServiceOptions) {
     this.journal = options.journal;
@@ -243,13 +245,48 @@ export class SubscriptionService {
         worker.position = position;
         await this.store.saveCheckpoint(subscription.name, position);
         worker.persisted = position;
+        this.notifyWaiters();
       } else {
         position = event.position!;
         worker.position = position;
       }
     }
+    this.notifyWaiters();
     if (this.clock.now() - worker.flushedAt >= SKIP_FLUSH_MS) await this.flush(worker);
     return events.length;
+  }
+
+  /**
+   * Resolves true once every subscription that `include` names, and that runs on this host now, has
+   * moved past `position` (the event handled, parked or passed over); false after `timeoutMs`. What
+   * a caller waiting for `Command-Wait-Stage: SAGA_HANDLED` (or `EVENT_HANDLED`) waits on.
+   */
+  async waitUntilPast(position: number, include: (subscription: string) => boolean, timeoutMs: number): Promise<boolean> {
+    const workers = [...this.workers.values()].filter((w) => include(w.subscription.name));
+    const past = () => workers.every((w) => !(w.subscription.active?.() ?? true) || (w.position !== undefined && w.position >= position));
+    if (past()) return true;
+    const timeout = new AbortController();
+    const reached = new Promise<boolean>((resolve) => {
+      const waiter = () => {
+        if (!past()) return false;
+        resolve(true);
+        return true;
+      };
+      this.waiters.add(waiter);
+      timeout.signal.addEventListener("abort", () => {
+        this.waiters.delete(waiter);
+        resolve(false);
+      }, { once: true });
+    });
+    const expired = this.clock.sleep(timeoutMs, timeout.signal).then(() => timeout.abort());
+    const outcome = await reached;
+    timeout.abort();
+    await expired;
+    return outcome;
+  }
+
+  private notifyWaiters(): void {
+    for (const waiter of this.waiters) if (waiter()) this.waiters.delete(waiter);
   }
 
   /**

@@ -75,6 +75,19 @@ describe("commands", () => {
     expect(fresh.json.aggregateId).not.toBe(first.json.aggregateId);
   });
 
+  it("Command-Wait-Stage SAGA_HANDLED answers once the saga handled the command's events; a stage it cannot reach is a 400", async () => {
+    const created = await s.call("POST", `${orders}/create_order`, { body: { product: "cup", quantity: 1 }, headers: { "Command-Aggregate-Id": "o-wait", "Command-Wait-Stage": "SAGA_HANDLED" } });
+    expect([created.status, created.json.stage]).toEqual([200, "SAGA_HANDLED"]);
+    const [event] = (await s.host.journal.load(aggregateRef("shop", "Order", "o-wait"))).events;
+    expect(await s.host.subscriptions.checkpoint("ShopSaga.onOrderCreated")).toBeGreaterThanOrEqual(event!.position!);
+    const processed = await s.call("POST", `${orders}/create_order`, { body: { product: "cup", quantity: 1 }, headers: { "Command-Wait-Stage": "processed" } });
+    expect(processed.json.stage).toBe("PROCESSED");
+    for (const [stage, timeout] of [["PROJECTED", "100"], ["BOGUS", "100"], ["SAGA_HANDLED", "soon"], ["SAGA_HANDLED", "0"]]) {
+      const refused = await s.call("POST", `${orders}/create_order`, { body: { product: "cup", quantity: 1 }, headers: { "Command-Wait-Stage": stage!, "Command-Wait-Timeout": timeout! } });
+      expect([refused.status, refused.code]).toEqual([400, "IllegalArgument"]);
+    }
+  });
+
   it("a bad body is a 400 that says what is wrong", async () => {
     const wrong = await s.call("POST", `${orders}/create_order`, { body: { product: 3, quantity: "two", extra: true } });
     expect([wrong.status, wrong.code]).toEqual([400, "CommandValidation"]);
