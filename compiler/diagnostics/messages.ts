@@ -358,6 +358,11 @@ export const messages = {
     message: "The host project '{path}' calls no generated `define…` function of the SDK in '{sdk}': nothing was cross-checked.",
     hint: "Implement the handlers with the generated functions (such as `{example}(…)`) in files the tsconfig includes, and run `wowc build` first; if the SDK is elsewhere, pass it with --out.",
   },
+  WOW5008: {
+    severity: "warning",
+    message: "wowc cannot read the implementation given to `{define}(…)` at {where}, so its handlers were not cross-checked.",
+    hint: "Pass an object literal, a variable or `export default` that holds one, or the call of a function that returns one; until then no command of {owner} is reported as unused.",
+  },
 
   // ── WOW6xxx: build ────────────────────────────────────────────────────────────────────────────
   WOW6001: {
@@ -411,6 +416,21 @@ export const messages = {
     severity: "error",
     message: "'{name}' cannot name a context.",
     hint: "Use lower-case words joined by '-', such as my-tasks, and not 'wow'; pass it with --context.",
+  },
+  WOW7103: {
+    severity: "error",
+    message: "'{name}' cannot name an npm package: {reason}.",
+    hint: "Use lower-case letters, digits and '-', '.' or '_' (not first), at most 214 characters, such as my-tasks or @my-org/my-tasks; pass it with --name.",
+  },
+  WOW7104: {
+    severity: "error",
+    message: "'{spec}' is not a dependency npm can install: {reason}.",
+    hint: "Pass a version range such as ^1.2.0, a tag such as latest, or file:/path/to/wowc to link a checkout; pass it with --wowc.",
+  },
+  WOW7105: {
+    severity: "error",
+    message: "'{path}' is {what}, where `wowc init` writes {writes}; nothing was written.",
+    hint: "Move or rename it (--force overwrites files, not this), or run `wowc init` in another directory.",
   },
 
 

@@ -1,7 +1,9 @@
 // `wowc check --host <tsconfig>`: the host's TypeScript against the `.wow` declarations, both ways.
 // A handler that schedules (or, in a saga, sends) a command type its declaration does not list is an
 // error at the call; a listed type that no implementation of the handler schedules (sends) is a
-// warning at the list entry in the `.wow` file. Loaded lazily: only this command needs ts-morph.
+// warning at the list entry in the `.wow` file. An implementation object that cannot be followed is a
+// warning at its `define…` call, never silence: its handlers went unchecked. Loaded lazily: only this
+// command needs ts-morph.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { Project } from "ts-morph";
@@ -64,6 +66,12 @@ class HostChecker {
   ) {}
 
   check(owners: readonly OwnerDeclaration[], implementations: readonly Implementation[]): Diagnostic[] {
+    for (const implementation of implementations) {
+      if (implementation.unread !== true) continue;
+      const argument = implementation.call.getArguments()[0] ?? implementation.call;
+      const where_ = where(this.locations.of(implementation.call));
+      this.diagnostics.push(createDiagnostic("WOW5008", { define: implementation.owner.define, where: where_, owner: implementation.owner.name }, this.locations.of(argument)));
+    }
     for (const owner of owners) {
       const mine = implementations.filter((i) => i.owner === owner);
       if (mine.length === 0) continue;

@@ -1,6 +1,7 @@
 // Finding the host's implementations: every call of a generated `define…` function (the callee
 // resolved by the type checker to its declaration in the SDK), the implementation object it is
-// given (inline or through variables), and for each declared handler the function that implements
+// given (inline, through variables, an `export default`, or a function that returns one object
+// literal), and for each declared handler the function that implements
 // it (a method, an arrow function, or a reference to a function declared elsewhere in the project).
 import { Node, SyntaxKind, type CallExpression, type Expression, type ObjectLiteralExpression, type Project, type Symbol as TsSymbol } from "ts-morph";
 import type { OwnerDeclaration } from "./declarations.js";
@@ -23,6 +24,8 @@ export interface Implementation {
   readonly handlers: ReadonlyMap<string, HandlerImplementation>;
   /** False when the object could not be read completely: then nothing is "never scheduled". */
   readonly complete: boolean;
+  /** Set when the implementation object itself could not be found: its handlers were not checked. */
+  readonly unread?: boolean;
 }
 
 export function findImplementations(project: Project, owners: readonly OwnerDeclaration[], sdkDir: string): Implementation[] {
@@ -58,7 +61,7 @@ function implementationOf(owner: OwnerDeclaration, call: CallExpression, sdkDir:
   const handlers = new Map<string, HandlerImplementation>();
   const argument = call.getArguments()[0];
   const object = argument === undefined ? undefined : objectOf(argument as Expression, new Set());
-  if (object === undefined) return { owner, call, handlers, complete: false };
+  if (object === undefined) return { owner, call, handlers, complete: false, unread: true };
   let complete = true;
   for (const handler of owner.handlers) {
     const site = propertyOf(object, handler.function, new Set());
@@ -71,19 +74,81 @@ function implementationOf(owner: OwnerDeclaration, call: CallExpression, sdkDir:
   return { owner, call, handlers, complete };
 }
 
-/** The object literal an expression evaluates to, following `const` and `let` initialisers. */
+/**
+ * The object literal an expression evaluates to, following `const` and `let` initialisers,
+ * `export default` (through imports), and calls of a function that returns one object literal.
+ */
 function objectOf(expression: Expression, seen: Set<Node>): ObjectLiteralExpression | undefined {
   const inner = stripCasts(expression);
   if (Node.isObjectLiteralExpression(inner)) return inner;
-  if (!Node.isIdentifier(inner) || seen.has(inner)) return undefined;
+  if (seen.has(inner)) return undefined;
   seen.add(inner);
+  if (Node.isCallExpression(inner)) {
+    const callee = stripCasts(inner.getExpression());
+    if (Node.isArrowFunction(callee) || Node.isFunctionExpression(callee)) return returnedObject(callee, seen);
+    if (!Node.isIdentifier(callee) && !Node.isPropertyAccessExpression(callee)) return undefined;
+    for (const declaration of declarationsOf(callee)) {
+      const fn = factoryOf(declaration, seen);
+      const object = fn === undefined ? undefined : returnedObject(fn, seen);
+      if (object !== undefined) return object;
+    }
+    return undefined;
+  }
+  if (!Node.isIdentifier(inner) && !Node.isPropertyAccessExpression(inner)) return undefined;
   for (const declaration of declarationsOf(inner)) {
-    if (Node.isVariableDeclaration(declaration)) {
+    if (Node.isVariableDeclaration(declaration) || Node.isPropertyAssignment(declaration)) {
       const initializer = declaration.getInitializer();
       if (initializer !== undefined) return objectOf(initializer, seen);
+    } else if (Node.isExportAssignment(declaration)) {
+      return objectOf(declaration.getExpression(), seen);
     }
   }
   return undefined;
+}
+
+/** The function a callee's declaration names: a function declaration, or a variable holding a function expression. */
+function factoryOf(declaration: Node, seen: Set<Node>): Node | undefined {
+  if (Node.isFunctionDeclaration(declaration) || Node.isMethodDeclaration(declaration)) return declaration.hasBody() ? declaration : undefined;
+  if (Node.isVariableDeclaration(declaration) || Node.isPropertyAssignment(declaration)) {
+    const initializer = declaration.getInitializer();
+    if (initializer === undefined) return undefined;
+    const inner = stripCasts(initializer);
+    if (Node.isArrowFunction(inner) || Node.isFunctionExpression(inner)) return inner;
+  }
+  if (Node.isExportAssignment(declaration)) {
+    const inner = stripCasts(declaration.getExpression());
+    if (Node.isArrowFunction(inner) || Node.isFunctionExpression(inner)) return inner;
+    if (Node.isIdentifier(inner) && !seen.has(inner)) {
+      seen.add(inner);
+      for (const d of declarationsOf(inner)) {
+        const fn = factoryOf(d, seen);
+        if (fn !== undefined) return fn;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The object literal a function returns: its expression body, or its one `return` (nested functions aside). */
+function returnedObject(fn: Node, seen: Set<Node>): ObjectLiteralExpression | undefined {
+  if (Node.isArrowFunction(fn)) {
+    const body = fn.getBody();
+    if (!Node.isBlock(body)) return objectOf(body as Expression, seen);
+  }
+  const body = Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn) || Node.isFunctionExpression(fn) || Node.isArrowFunction(fn) ? fn.getBody() : undefined;
+  if (body === undefined) return undefined;
+  const returns: Expression[] = [];
+  let other = false;
+  body.forEachDescendant((node, traversal) => {
+    if (Node.isFunctionLikeDeclaration(node) || Node.isFunctionExpression(node) || Node.isClassDeclaration(node) || Node.isClassExpression(node)) {
+      traversal.skip();
+    } else if (Node.isReturnStatement(node)) {
+      const expression = node.getExpression();
+      if (expression === undefined) other = true;
+      else returns.push(expression);
+    }
+  });
+  return !other && returns.length === 1 ? objectOf(returns[0]!, seen) : undefined;
 }
 
 /**

@@ -124,6 +124,22 @@ export const hostCases: readonly HostCase[] = [
     host: { "src/index.ts": `export const nothing = 0;\n` },
     expected: ["WOW5007"],
   },
+  {
+    code: "WOW5008",
+    title: "an implementation object that cannot be followed (a parameter)",
+    wow: { "shop.wow": shopWow },
+    host: {
+      "src/order.ts": `
+        import { defineOrder, type OrderHandlers } from "../generated/shop/index.js";
+
+        export function makeOrder(impl: OrderHandlers) {
+          return defineOrder(impl);
+        }
+      `,
+      "src/billing.ts": billingTs(paysOrder),
+    },
+    expected: ["src/order.ts WOW5008 4:22"],
+  },
 ];
 
 export const hostCaseCodes: readonly string[] = hostCases.map((c) => c.code);

@@ -65,6 +65,93 @@ describe("wowc check --host: finding implementations", () => {
     expect(diagnostics[0]!.hint).toContain("`on PayOrder` at shop.wow:21");
   }, TIMEOUT);
 
+  // Once silently skipped: "Checked 1 file", no WOW5001, no WOW5003.
+  const orderObject = (placeOrder: string) => `{
+    initialState: () => ({ open: false }),
+    onPlaceOrder(_state, _command, scope) {
+      ${placeOrder}
+      return Decision.events(OrderPlaced());
+    },
+    onCancelOrder: () => Decision.events(OrderCancelled()),
+    onPayOrder(_state, _command, scope) {
+      scope.schedule("again", ScheduleRule.after("1h"), CancelOrder() as never);
+      return Decision.events(OrderPaid());
+    },
+    apply: { OrderPlaced: () => ({ open: true }), OrderCancelled: () => ({ open: false }), OrderPaid: (s) => s },
+  }`;
+  const imports = `
+    import { ScheduleRule } from "wowc/runtime";
+    import { Decision } from "../generated/sdk.js";
+    import { CancelOrder, defineOrder, OrderCancelled, OrderPaid, OrderPlaced, type OrderHandlers } from "../generated/shop/index.js";
+    void defineOrder;
+  `;
+  const billing = billingTs(`return [context.command(Order.target(event.aggregate.id), PayOrder())];`);
+
+  it("follows an implementation object exported by default and imported", () => {
+    const diagnostics = runHostCase({
+      code: "WOW5001",
+      title: "export default",
+      wow: { "shop.wow": shopWow },
+      host: {
+        "src/order-impl.ts": `${imports}\nexport default (${orderObject("")} satisfies OrderHandlers);\n`,
+        "src/order.ts": `import { defineOrder } from "../generated/shop/index.js";\nimport impl from "./order-impl.js";\nexport const order = defineOrder(impl);\n`,
+        "src/billing.ts": billing,
+      },
+      expected: [],
+    });
+    expect(describeAll(diagnostics).sort()).toEqual(["shop.wow WOW5003 15:53", "src/order-impl.ts WOW5001 14:57"]);
+  }, TIMEOUT);
+
+  it("follows a default export that names a variable, and an object returned by a factory", () => {
+    const diagnostics = runHostCase({
+      code: "WOW5001",
+      title: "factories",
+      wow: { "shop.wow": shopWow },
+      host: {
+        // A function declaration with one return; an arrow whose body is the object; a default export by name.
+        "src/impl.ts": `${imports}
+          function handlers(): OrderHandlers {
+            const unused = () => { return 1; };
+            void unused;
+            return ${orderObject("")};
+          }
+          const arrow = (): OrderHandlers => (${orderObject(`scope.schedule("timeout", ScheduleRule.after("1h"), CancelOrder());`)});
+          const impl: OrderHandlers = ${orderObject(`scope.schedule("timeout", ScheduleRule.after("1h"), CancelOrder());`)};
+          export default impl;
+          export const first = defineOrder(handlers());
+          export const second = defineOrder(arrow());
+        `,
+        "src/third.ts": `import { defineOrder } from "../generated/shop/index.js";\nimport impl from "./impl.js";\nexport const third = defineOrder(impl);\n`,
+        "src/billing.ts": billing,
+      },
+      expected: [],
+    });
+    // Each onPayOrder schedules the undeclared CancelOrder; handlers() never schedules the declared one,
+    // but the other two implementations do, so it is not unused.
+    expect(describeAll(diagnostics).sort()).toEqual(["src/impl.ts WOW5001 17:55", "src/impl.ts WOW5001 31:55", "src/impl.ts WOW5001 44:55"]);
+  }, TIMEOUT);
+
+  it("warns at a define… call whose implementation it cannot follow, instead of saying nothing", () => {
+    const diagnostics = runHostCase({
+      code: "WOW5008",
+      title: "two returns",
+      wow: { "shop.wow": shopWow },
+      host: {
+        "src/order.ts": `${imports}
+          function handlers(flag: boolean): OrderHandlers {
+            if (flag) return ${orderObject("")};
+            return ${orderObject("")};
+          }
+          export const order = defineOrder(handlers(true));
+        `,
+        "src/billing.ts": billing,
+      },
+      expected: [],
+    });
+    expect(describeAll(diagnostics).sort()).toEqual(["src/order.ts WOW5008 34:42"]);
+    expect(diagnostics[0]!.message).toBe("wowc cannot read the implementation given to `defineOrder(…)` at src/order.ts:34, so its handlers were not cross-checked.");
+  }, TIMEOUT);
+
   it("tells apart the aggregates that share their context's generated module", () => {
     const wow = `
       context desk

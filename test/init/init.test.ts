@@ -1,6 +1,6 @@
 // `wowc init`: the scaffold installs offline (linking this checkout), builds and passes its own tests.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,6 +66,7 @@ describe("wowc init", () => {
     expect(packageNameFor("ünï")).toBe("uni");
     expect(contextNameFor("注文")).toBe("app");
     expect(packageNameFor("注文")).toBe("wow-app");
+    expect(packageNameFor("a~b")).toBe("a-b");
   });
 
   it("tells how to cd into a directory whose name the shell would split, quoted", async () => {
@@ -74,5 +75,59 @@ describe("wowc init", () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toContain("  cd 'my app'\n");
     expect((await wowc(["init", "plain"], parent)).stdout).toContain("  cd plain\n");
+  });
+});
+
+// In process, without the compiled dist/: nothing here installs the scaffold.
+describe("wowc init: checks before writing", () => {
+  it("refuses a package name npm does not accept, before writing anything", async () => {
+    const parent = scratchDir("wowc-init-");
+    // Once written as is: `"name": "my"pkg"`, a package.json that does not parse, and exit 0.
+    const quoted = await wowc(["init", "q1", "--name", 'my"pkg'], parent);
+    expect(quoted.code).toBe(2);
+    expect(quoted.stdout).toContain(`error WOW7103: 'my"pkg' cannot name an npm package: it has the character '"'.`);
+    const spaced = await wowc(["init", "q2", "--name", "My Package"], parent);
+    expect(spaced.code).toBe(2);
+    expect(spaced.stdout).toContain("error WOW7103: 'My Package' cannot name an npm package: it has capital letters.");
+    const badSpec = await wowc(["init", "q4", "--wowc", "^^1.0"], parent);
+    expect(badSpec.code).toBe(2);
+    expect(badSpec.stdout).toContain("error WOW7104: '^^1.0' is not a dependency npm can install");
+    expect(readdirSync(parent)).toEqual([]);
+    // Accepted names and specifiers are written as JSON strings, whatever they hold.
+    const scoped = await wowc(["init", "q5", "--name", "@my-org/tasks.v2", "--wowc", 'file:/opt/my "wowc"'], parent);
+    expect(scoped.code).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(parent, "q5/package.json"), "utf8")) as { name: string; dependencies: Record<string, string> };
+    expect(pkg.name).toBe("@my-org/tasks.v2");
+    expect(pkg.dependencies["wowc"]).toBe('file:/opt/my "wowc"');
+    for (const spec of ["^1.2.3", ">=1.2 <2", "1.0.0 - 2.0.0", "latest", "npm:wowc@1", "owner/repo#main", "https://example.com/wowc.tgz"]) {
+      expect((await wowc(["init", scratchDir("wowc-init-"), "--wowc", spec])).code, spec).toBe(0);
+    }
+  });
+
+  it("checks every path before writing: a file where a directory goes stops it, even with --force", async () => {
+    // Once: README.md, .gitignore and package.json written, then WOW9999 at src/.
+    const dir = join(scratchDir("wowc-init-"), "q3");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "src"), "mine\n");
+    for (const argv of [["init", dir], ["init", dir, "--force"]]) {
+      const run = await wowc(argv);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/error WOW7105: '.*q3\/src' is a file, where `wowc init` writes the directory src\/; nothing was written\./);
+      expect(run.stdout).not.toContain("WOW9999");
+      expect(readdirSync(dir)).toEqual(["src"]);
+      expect(readFileSync(join(dir, "src"), "utf8")).toBe("mine\n");
+    }
+    // A directory where a file goes; the project directory itself a file.
+    const other = scratchDir("wowc-init-");
+    mkdirSync(join(other, "README.md"));
+    const run = await wowc(["init", other, "--force"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("is a directory, where `wowc init` writes the file README.md; nothing was written.");
+    expect(readdirSync(other)).toEqual(["README.md"]);
+    const parent = scratchDir("wowc-init-");
+    writeFileSync(join(parent, "taken"), "");
+    const taken = await wowc(["init", "taken/app"], parent);
+    expect(taken.code).toBe(1);
+    expect(taken.stdout).toContain("error WOW7105: 'taken' is a file, where `wowc init` writes the project directory; nothing was written.");
   });
 });

@@ -61,6 +61,24 @@ export const toolCases: readonly ToolCase[] = [
     setup: () => ({ argv: ["init", "--context", "My_Tasks"], cwd: scratchDir("wowc-tool-case-") }),
     exitCode: 2,
   },
+  {
+    code: "WOW7103",
+    title: "`wowc init --name` with a name npm does not accept",
+    setup: () => ({ argv: ["init", "--name", "My Package"], cwd: scratchDir("wowc-tool-case-") }),
+    exitCode: 2,
+  },
+  {
+    code: "WOW7104",
+    title: "`wowc init --wowc` with a dependency npm cannot install",
+    setup: () => ({ argv: ["init", "--wowc", "^^1.0"], cwd: scratchDir("wowc-tool-case-") }),
+    exitCode: 2,
+  },
+  {
+    code: "WOW7105",
+    title: "`wowc init` where a file stands in place of the directory src/",
+    setup: () => ({ argv: ["init", "--force"], cwd: project({ src: "not a directory\n" }) }),
+    exitCode: 1,
+  },
 ];
 
 export const toolCaseCodes: readonly string[] = toolCases.map((c) => c.code);
