@@ -50,13 +50,9 @@ export async function handleCommand(
   const expected = header(req, Headers.AggregateVersion);
   if (expected !== undefined) {
     if (!/^\d{1,15}$/.test(expected)) throw new HttpError(400, ErrorCodes.IllegalArgument, "Command-Aggregate-Version must be a non-negative integer");
-    const actual = (await journal.load(aggregate)).version;
-    if (actual !== Number(expected)) {
-      throw new HttpError(409, "CommandExpectVersionConflict", `expected version ${expected}, the aggregate is at ${actual}`);
-    }
   }
   const commandId = randomUUID();
-  const command: CommandMessage = { commandId, requestId: requestId ?? commandId, type: route.type, body, aggregate, createdAt: Date.now() };
+  const command: CommandMessage = { commandId, requestId: requestId ?? commandId, type: route.type, body, aggregate, createdAt: Date.now(), ...(expected === undefined ? {} : { expectedVersion: Number(expected) }) };
   const result = await send(command);
   return { status: statusOf(result), result: wowResult(result), errorCode: result.errorCode };
 }

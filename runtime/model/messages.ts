@@ -32,6 +32,12 @@ export interface CommandMessage<B = unknown> {
   readonly createdAt?: number;
   readonly causation?: Causation;
   readonly schedule?: ScheduleInfo;
+  /**
+   * Optimistic concurrency asked by the sender (`Command-Aggregate-Version`): the version the aggregate
+   * must be at when the command is decided. Checked in the decision, after the duplicate check; a
+   * mismatch, or a commit that meets another writer, is `CommandExpectVersionConflict` (not re-decided).
+   */
+  readonly expectedVersion?: number;
 }
 
 export interface EventMessage<B = unknown> {
