@@ -4,11 +4,19 @@
 // regenerates only those contexts, writes only changed outputs, survives errors (they are reported, the watch
 // goes on), and — as TypeSpec does — drops requests that arrive during a compile, replaying one
 // after it. The clock and the file-system watcher are injectable: tests drive them directly.
-import { watch as fsWatch } from "node:fs";
-import { resolve, sep } from "node:path";
+//
+// File-system events are hints, not facts: editors save through a temp file and a rename, shells
+// move whole directories, and an event may name the temp file, the directory, or nothing useful.
+// So every event makes the watcher look again, when the debounce fires, at what it can reach: the
+// `.wow` files of the event's directory and, when the event names something else than a `.wow`
+// file, everything under that path. Each is compared (existence, mtime, size, inode) with what it
+// was when last given to the Builder; the ones that differ are the rebuild's changes.
+import { readdirSync, statSync, watch as fsWatch, type FSWatcher } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { Builder, type BuildOptions } from "../program/build.js";
 import type { PhaseTiming } from "../program/phases.js";
+import { findSources } from "../program/sources.js";
 
 export const CONFIG_FILE = "wow.config.json";
 
@@ -24,15 +32,96 @@ export const realClock: WatchClock = {
   now: () => performance.now(),
 };
 
-/** Starts watching `root` recursively; calls `onChange` with paths relative to it. */
-export type WatchFiles = (root: string, onChange: (path: string) => void) => { close(): void };
+export interface WatchFilesOptions {
+  /** Directories (absolute) not to watch: the output directory. */
+  readonly skip?: string;
+}
 
-export const watchFiles: WatchFiles = (root, onChange) => {
-  const watcher = fsWatch(root, { recursive: true }, (_event, filename) => {
-    if (filename !== null) onChange(filename.toString());
-  });
-  return { close: () => watcher.close() };
+/** Starts watching `root` recursively; calls `onChange` with paths relative to it. */
+export type WatchFiles = (root: string, onChange: (path: string) => void, options?: WatchFilesOptions) => { close(): void };
+
+/** Directories a build never takes sources from (as `findSources`): `node_modules` and hidden ones. */
+function skippedName(name: string): boolean {
+  return name === "node_modules" || name.startsWith(".");
+}
+
+/**
+ * macOS and Windows watch a tree natively. Elsewhere (Linux) Node 20's `recursive` option is a
+ * JavaScript emulation that loses a file once it has been replaced by a rename (an editor's atomic
+ * save): no later change of it is reported. There a watcher is kept per directory instead: a
+ * directory's watch reports its entries by name whatever file is behind the name now.
+ */
+export const watchFiles: WatchFiles = (root, onChange, options) => {
+  if (process.platform === "darwin" || process.platform === "win32") {
+    const watcher = fsWatch(root, { recursive: true }, (_event, filename) => {
+      // No name: something changed in the tree; the root's rescan finds it.
+      onChange(filename === null ? "" : filename.toString());
+    });
+    return { close: () => watcher.close() };
+  }
+  return watchTree(root, onChange, options?.skip === undefined ? undefined : resolve(options.skip));
 };
+
+/** One non-recursive watch per directory under `root` (not `node_modules`, hidden ones or `skip`). */
+export function watchTree(root: string, onChange: (path: string) => void, skip?: string): { close(): void } {
+  const top = resolve(root);
+  const watchers = new Map<string, FSWatcher>();
+  let closed = false;
+  const isDirectory = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  const unwatch = (path: string): void => {
+    for (const [dir, watcher] of watchers) {
+      if (dir !== path && !dir.startsWith(path + sep)) continue;
+      watcher.close();
+      watchers.delete(dir);
+    }
+  };
+  const add = (dir: string): void => {
+    if (closed || watchers.has(dir)) return;
+    let watcher: FSWatcher;
+    try {
+      watcher = fsWatch(dir, (_event, name) => event(dir, name === null ? undefined : name.toString()));
+    } catch {
+      return; // gone already: its parent's event says so
+    }
+    watcher.on("error", () => unwatch(dir));
+    watchers.set(dir, watcher);
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && !skippedName(entry.name) && path !== skip) add(path);
+    }
+  };
+  const event = (dir: string, name: string | undefined): void => {
+    if (closed) return;
+    const path = name === undefined ? dir : join(dir, name);
+    if (name !== undefined && path !== skip && !skippedName(name)) {
+      // An entry appeared, went or was replaced: if it is (or was) a directory, watch what is there
+      // now. A directory moved away keeps its watch on Linux, reporting under its old name: closed.
+      if (watchers.has(path)) unwatch(path);
+      if (isDirectory(path)) add(path);
+    }
+    onChange(relative(top, path));
+  };
+  add(top);
+  return {
+    close: () => {
+      closed = true;
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+    },
+  };
+}
+
+/** What a source file was when given to the Builder: undefined when it was not a file. */
+function fileStamp(path: string): string | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat?.isFile() === true ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : undefined;
+}
 
 export interface RebuildReport {
   /** 0 for the initial build. */
@@ -70,7 +159,10 @@ export class Watcher {
   private readonly outDir: string;
   private readonly clock: WatchClock;
   private readonly builder: Builder;
-  private readonly changes = new Set<string>();
+  /** The paths events named since the last build (relative to the root, `/`-separated; "" is the root). */
+  private readonly events = new Set<string>();
+  /** The Builder's sources, each with its fileStamp when last given to the Builder. */
+  private readonly known = new Map<string, string>();
   private timer: unknown;
   private building = false;
   private replay = false;
@@ -91,8 +183,8 @@ export class Watcher {
 
   /** Builds once and starts watching. */
   start(): RebuildReport {
-    this.handle = (this.options.watchFiles ?? watchFiles)(this.root, (path) => this.changed(path));
-    return this.rebuild();
+    this.handle = (this.options.watchFiles ?? watchFiles)(this.root, (path) => this.changed(path), { skip: this.outDir });
+    return this.rebuild([], true);
   }
 
   close(): void {
@@ -102,41 +194,111 @@ export class Watcher {
     this.timer = undefined;
   }
 
-  /** Whether a change of `path` (relative to the root) is one the build depends on. */
+  /**
+   * Whether an event on `path` (relative to the root) can concern the build: not in the output
+   * directory, nor under `node_modules` or a hidden directory. Any other name counts — a temp file
+   * or a directory tells that something near it changed.
+   */
   isRelevant(path: string): boolean {
     const normal = path.split(sep).join("/");
-    if (normal === CONFIG_FILE) return true;
-    if (!normal.endsWith(".wow")) return false;
     const absolute = resolve(this.root, path);
-    const inOut = absolute === this.outDir || absolute.startsWith(this.outDir + sep);
-    return !inOut && !normal.split("/").some((part) => part === "node_modules" || part.startsWith("."));
+    if (absolute === this.outDir || absolute.startsWith(this.outDir + sep)) return false;
+    if (normal === ".." || normal.startsWith("../")) return false;
+    return !normal.split("/").slice(0, -1).some(skippedName);
   }
 
-  /** A file changed: rebuild after `debounceMs` of quiet (or after the compile in progress). */
+  /** Something changed at `path`: look again after `debounceMs` of quiet (or after the compile in progress). */
   changed(path: string): void {
     if (!this.isRelevant(path)) return;
-    this.changes.add(path.split(sep).join("/"));
+    this.events.add(path.split(sep).join("/"));
     if (this.building) {
       this.replay = true;
       return;
     }
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
-      this.rebuild();
+      this.flush();
     }, this.options.debounceMs ?? 50);
   }
 
-  private rebuild(): RebuildReport {
+  /** Turns the events into changes of sources and rebuilds when there is one (or the config changed). */
+  private flush(): void {
+    const events = [...this.events];
+    this.events.clear();
+    const config = events.includes(CONFIG_FILE);
+    const changes = this.differences(events);
+    if (config) changes.push(CONFIG_FILE);
+    if (changes.length > 0) this.rebuild(changes.sort(), config);
+  }
+
+  /**
+   * The sources that changed, as far as `events` lead: a `.wow` file an event names (when it is a
+   * file or was a source); then each event's directory, for its `.wow` files, and each event's path,
+   * for everything under it — files there compared with their stamps, sources gone included.
+   */
+  private differences(events: readonly string[]): string[] {
+    const changed = new Set<string>();
+    const dirs = new Set<string>();
+    const trees = new Set<string>();
+    for (const path of events) {
+      if (path.endsWith(".wow") && (this.known.has(path) || fileStamp(this.absolute(path)) !== undefined)) changed.add(path);
+      dirs.add(parentOf(path));
+      if (!skippedName(path.slice(path.lastIndexOf("/") + 1))) trees.add(path);
+    }
+    const inTree = (path: string): boolean => {
+      for (let at = path; ; at = parentOf(at)) {
+        if (trees.has(at)) return true;
+        if (at === "") return false;
+      }
+    };
+    const candidates = new Set<string>();
+    for (const path of this.known.keys()) if (dirs.has(parentOf(path)) || inTree(path)) candidates.add(path);
+    for (const dir of dirs) {
+      try {
+        for (const entry of readdirSync(this.absolute(dir), { withFileTypes: true })) {
+          if (entry.isFile() && entry.name.endsWith(".wow")) candidates.add(dir === "" ? entry.name : `${dir}/${entry.name}`);
+        }
+      } catch {
+        // gone: its known sources are candidates already
+      }
+    }
+    for (const tree of trees) {
+      const absolute = this.absolute(tree);
+      if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
+      try {
+        for (const path of findSources(absolute, this.outDir)) candidates.add(tree === "" ? path : `${tree}/${path}`);
+      } catch {
+        // changed while read: the events of that change bring a new look
+      }
+    }
+    for (const path of candidates) if (fileStamp(this.absolute(path)) !== this.known.get(path)) changed.add(path);
+    return [...changed];
+  }
+
+  private absolute(path: string): string {
+    return join(this.root, path);
+  }
+
+  private rebuild(changes: readonly string[], full: boolean): RebuildReport {
     this.building = true;
-    const changes = [...this.changes].sort();
-    this.changes.clear();
     let report: RebuildReport;
     try {
       const started = this.clock.now();
-      // The first build, and any change of the config, reads every source again.
-      const first = this.builds === 0 || changes.includes(CONFIG_FILE);
-      const result = this.builder.run(first ? undefined : new Set(changes));
+      // The first build, and any change of the config, reads every source again. Sources are stamped
+      // before the Builder reads them: a file written in between differs at the next look.
+      full ||= this.builds === 0;
+      if (full) {
+        this.known.clear();
+        for (const path of findSources(this.root, this.outDir)) this.stamp(path);
+      } else {
+        for (const path of changes) this.stamp(path);
+      }
+      const result = this.builder.run(full ? undefined : new Set(changes));
       const work = this.builder.lastWork;
       report = {
         number: this.builds++,
@@ -158,10 +320,21 @@ export class Watcher {
     if (this.replay) {
       // Requests that came in during the compile: one rebuild, after it.
       this.replay = false;
-      const pending = [...this.changes];
-      this.changes.clear();
-      for (const path of pending) this.changed(path);
+      this.schedule();
     }
     return report;
   }
+
+  /** Records a source as the Builder takes it: a `.wow` path that is a file now (else not a source). */
+  private stamp(path: string): void {
+    const stamp = path.endsWith(".wow") ? fileStamp(this.absolute(path)) : undefined;
+    if (stamp === undefined) this.known.delete(path);
+    else this.known.set(path, stamp);
+  }
+}
+
+/** `src/a` of `src/a/one.wow`; "" (the root) of `one.wow`. */
+function parentOf(path: string): string {
+  const at = path.lastIndexOf("/");
+  return at < 0 ? "" : path.slice(0, at);
 }

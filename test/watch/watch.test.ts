@@ -1,6 +1,6 @@
 // `wowc build --watch`: debouncing and replay on an injected clock; then real file-system events —
 // edit, break and fix a file — awaited as promises, never with fixed sleeps.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeBuild } from "../../compiler/watch/watch-command.js";
@@ -55,7 +55,10 @@ describe("watch: debounce and replay (injected clock)", () => {
     watcher.changed("notes.txt");
     watcher.changed("generated/wow-manifest.json");
     watcher.changed("node_modules/x/a.wow");
-    expect(clock.pending).toBe(0);
+    // Only notes.txt is looked at (an event anywhere may hide a rename): nothing the build reads changed.
+    expect(clock.pending).toBe(1);
+    clock.advance(50);
+    expect(builds).toHaveLength(1);
     watcher.changed("order.wow");
     clock.advance(30);
     watcher.changed("stock.wow");
@@ -95,6 +98,52 @@ describe("watch: debounce and replay (injected clock)", () => {
     expect(builds).toHaveLength(3);
     clock.advance(100);
     expect(builds).toHaveLength(3);
+    watcher.close();
+  });
+});
+
+describe("watch: an event is a hint to look again (injected clock)", () => {
+  it("an atomic save reported only by its temp file's name rebuilds the saved file, each time", () => {
+    const clock = new ManualClock();
+    const builds: RebuildReport[] = [];
+    const dir = project();
+    const watcher = new Watcher({ root: dir, clock, debounceMs: 10, watchFiles: noFiles, onBuild: (r) => builds.push(r) });
+    watcher.start();
+    for (const note of ["a", "b", "c"]) {
+      writeFileSync(join(dir, "order.wow.tmp"), order.replace("sku: string }\n  event", `sku: string, ${note}: int }\n  event`));
+      renameSync(join(dir, "order.wow.tmp"), join(dir, "order.wow"));
+      watcher.changed("order.wow.tmp");
+      clock.advance(10);
+      expect(builds.at(-1)).toMatchObject({ ok: true, parsed: 1, changes: ["order.wow"] });
+      expect(readFileSync(join(dir, "generated/wow-manifest.json"), "utf8")).toContain(`"${note}"`);
+    }
+    expect(builds).toHaveLength(4);
+    // An event that changed nothing the build reads (a temp file gone, a swap file) builds nothing.
+    watcher.changed("order.wow.tmp");
+    watcher.changed(".order.wow.swp");
+    clock.advance(10);
+    expect(builds).toHaveLength(4);
+    watcher.close();
+  });
+
+  it("a directory renamed or moved out, reported by its names only: its sources follow", () => {
+    const clock = new ManualClock();
+    const builds: RebuildReport[] = [];
+    const dir = project();
+    mkdirSync(join(dir, "src/a"), { recursive: true });
+    renameSync(join(dir, "stock.wow"), join(dir, "src/a/stock.wow"));
+    const watcher = new Watcher({ root: dir, clock, debounceMs: 10, watchFiles: noFiles, onBuild: (r) => builds.push(r) });
+    expect(watcher.start()).toMatchObject({ ok: true, sources: 2 });
+    renameSync(join(dir, "src/a"), join(dir, "src/b"));
+    watcher.changed("src/a");
+    watcher.changed("src/b");
+    clock.advance(10);
+    expect(builds[1]).toMatchObject({ ok: true, sources: 2, parsed: 1, changes: ["src/a/stock.wow", "src/b/stock.wow"] });
+    renameSync(join(dir, "src/b"), join(scratchDir("wowc-watch-away-"), "b"));
+    watcher.changed("src/b");
+    clock.advance(10);
+    expect(builds[2]).toMatchObject({ ok: true, sources: 1, changes: ["src/b/stock.wow"] });
+    expect(readFileSync(join(dir, "generated/wow-manifest.json"), "utf8")).not.toContain('"stock"');
     watcher.close();
   });
 });
