@@ -1,7 +1,8 @@
 // Comparing two manifests element by element. Elements are matched by name; a removed element and
 // an added one of the same shape under the same parent are reported as one rename. Inside a removed
-// or renamed element nothing more is reported (the one change says it all). Docs and source lines
-// are not compared.
+// element nothing more is reported (the one change says it all); a renamed context, aggregate, job
+// or saga is also compared with its old self, so a change inside it is not hidden by the rename.
+// Docs and source lines are not compared.
 import type {
   Manifest,
   ManifestAggregate,
@@ -14,6 +15,7 @@ import type {
   ManifestServiceParameter,
   ManifestTypeRef,
 } from "../manifest/types.js";
+import { snakeCase } from "../manifest/routes.js";
 import type { Change } from "./change.js";
 import { rules, type RuleId } from "./rules.js";
 
@@ -28,13 +30,24 @@ export function compareManifests(previous: Manifest, current: Manifest): Change[
     changes.push({ rule, category: rules[rule].category, context, element, message, ...(at?.source === undefined ? {} : { source: at.source }), side, accepted: false });
   };
   const contextSource = (c: ManifestContext): Named => (c.sources[0] === undefined ? {} : { source: `${c.sources[0]}:1` });
+  // A renamed context is compared with its old self under the new name: the qualified names and
+  // routes the rename itself changes (here and in other contexts) are not reported again.
+  const contextRenames = new Map(pairRecords(previous.contexts, current.contexts, sameContextShape).renamed.map(([a, b]) => [a.name, b.name]));
+  const before = contextRenames.size === 0 ? previous.contexts : renameContexts(previous.contexts, contextRenames);
+  const old = (c: ManifestContext) => before[c.name]!;
+  // Types carried by a command or an event, in either version (under the new context names).
+  const wire = new Set([...wireTypes(before), ...wireTypes(current.contexts)]);
   matchRecords(previous.contexts, current.contexts, sameContextShape, {
     removed: (c) => ((context = c.name), emit("CONTEXT_NO_DELETE", c.name, `Context ${c.name} was removed.`, contextSource(c), "previous")),
-    renamed: (a, b) => ((context = b.name), emit("CONTEXT_NO_RENAME", a.name, `Context ${a.name} was renamed to ${b.name}.`, contextSource(b))),
+    renamed: (a, b) => {
+      context = b.name;
+      emit("CONTEXT_NO_RENAME", a.name, `Context ${a.name} was renamed to ${b.name}.`, contextSource(b));
+      compareContext(old(a), b, emit, wire);
+    },
     added: (c) => ((context = c.name), emit("CONTEXT_ADDED", c.name, `Context ${c.name} was added.`, contextSource(c))),
     both: (a, b) => {
       context = b.name;
-      compareContext(a, b, emit);
+      compareContext(old(a), b, emit, wire);
     },
   });
   return changes;
@@ -47,19 +60,68 @@ interface Matchers<T> {
   both(a: T, b: T): void;
 }
 
-/** Matches two records by key; a removed and an added value of the same shape are a rename. */
-function matchRecords<T>(a: Readonly<Record<string, T>>, b: Readonly<Record<string, T>>, sameShape: ((x: T, y: T) => boolean) | undefined, on: Matchers<T>): void {
+interface Pairs<T> {
+  readonly both: Array<[T, T]>;
+  readonly renamed: Array<[T, T]>;
+  readonly removed: T[];
+  readonly added: T[];
+}
+
+/** Pairs two records by key; a removed and an added value of the same shape are a rename. */
+function pairRecords<T>(a: Readonly<Record<string, T>>, b: Readonly<Record<string, T>>, sameShape: ((x: T, y: T) => boolean) | undefined): Pairs<T> {
+  const pairs: Pairs<T> = { both: [], renamed: [], removed: [], added: [] };
   const removed = Object.keys(a).filter((k) => !(k in b)).sort();
   const added = new Set(Object.keys(b).filter((k) => !(k in a)).sort());
-  for (const key of Object.keys(a).sort()) if (key in b) on.both(a[key]!, b[key]!);
+  for (const key of Object.keys(a).sort()) if (key in b) pairs.both.push([a[key]!, b[key]!]);
   for (const key of removed) {
     const twin = sameShape === undefined ? undefined : [...added].find((k) => sameShape(a[key]!, b[k]!));
     if (twin !== undefined) {
       added.delete(twin);
-      on.renamed(a[key]!, b[twin]!);
-    } else on.removed(a[key]!);
+      pairs.renamed.push([a[key]!, b[twin]!]);
+    } else pairs.removed.push(a[key]!);
   }
-  for (const key of added) on.added(b[key]!);
+  for (const key of added) pairs.added.push(b[key]!);
+  return pairs;
+}
+
+function matchRecords<T>(a: Readonly<Record<string, T>>, b: Readonly<Record<string, T>>, sameShape: ((x: T, y: T) => boolean) | undefined, on: Matchers<T>): void {
+  const pairs = pairRecords(a, b, sameShape);
+  for (const [x, y] of pairs.both) on.both(x, y);
+  for (const [x, y] of pairs.renamed) on.renamed(x, y);
+  for (const x of pairs.removed) on.removed(x);
+  for (const y of pairs.added) on.added(y);
+}
+
+/**
+ * The contexts with the renamed ones' names replaced (`old.Name` → `new.Name`, `/old/tenant/…` →
+ * `/new/tenant/…`) in every qualified name, key and route: what they would be after the rename
+ * alone. The records stay keyed by their old context names.
+ */
+function renameContexts(contexts: Readonly<Record<string, ManifestContext>>, renames: ReadonlyMap<string, string>): Readonly<Record<string, ManifestContext>> {
+  const rename = (s: string): string => {
+    for (const [from, to] of renames) {
+      if (s.startsWith(`${from}.`)) return `${to}${s.slice(from.length)}`;
+      if (s.startsWith(`/${from}/`)) return `/${to}${s.slice(from.length + 1)}`;
+    }
+    return s;
+  };
+  const walk = (value: unknown): unknown => {
+    if (typeof value === "string") return rename(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== "object") return value;
+    // Source paths (`shop.wow:3`) and docs are text, not names.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), k === "source" || k === "sources" || k === "doc" ? v : walk(v)]));
+  };
+  return Object.fromEntries(Object.entries(contexts).map(([name, c]) => [name, walk(c) as ManifestContext]));
+}
+
+/** An aggregate's commands with the routes they would have after a rename of the aggregate alone. */
+function renameAggregate(a: ManifestAggregate, to: string): ManifestAggregate {
+  const from = `/tenant/{tenantId}/${snakeCase(a.name)}/`;
+  const commands = Object.fromEntries(
+    Object.entries(a.commands).map(([k, c]) => [k, { ...c, route: { ...c.route, path: c.route.path.replace(from, `/tenant/{tenantId}/${snakeCase(to)}/`) } }]),
+  );
+  return { ...a, commands };
 }
 
 const keys = (record: Readonly<Record<string, unknown>>) => Object.keys(record).sort().join(",");
@@ -72,19 +134,48 @@ function sameContextShape(a: ManifestContext, b: ManifestContext): boolean {
   return Object.keys(a.aggregates).length > 0 && keys(a.aggregates) === keys(b.aggregates);
 }
 
-function compareContext(a: ManifestContext, b: ManifestContext, emit: Emit): void {
+/**
+ * The qualified names of the types that commands and events carry, directly or through other types:
+ * what senders and stored events hold. Other types are used only in state (or nowhere).
+ */
+function wireTypes(contexts: Readonly<Record<string, ManifestContext>>): Set<string> {
+  const types = new Map(Object.values(contexts).flatMap((c) => Object.values(c.types).map((t) => [t.qualifiedName, t] as const)));
+  const found = new Set<string>();
+  const visit = (fields: readonly ManifestField[]): void => {
+    for (const f of fields) {
+      if (f.type.kind !== "type" || found.has(f.type.name)) continue;
+      found.add(f.type.name);
+      visit(types.get(f.type.name)?.fields ?? []);
+    }
+  };
+  for (const c of Object.values(contexts)) {
+    for (const aggregate of Object.values(c.aggregates)) {
+      for (const x of [...Object.values(aggregate.commands), ...Object.values(aggregate.events)]) visit(x.fields);
+    }
+  }
+  return found;
+}
+
+function compareContext(a: ManifestContext, b: ManifestContext, emit: Emit, wire: ReadonlySet<string>): void {
   const q = (name: string) => `${b.name}.${name}`;
   matchRecords(a.aggregates, b.aggregates, (x, y) => keys(x.commands) === keys(y.commands) && keys(x.events) === keys(y.events), {
     removed: (x) => emit("AGGREGATE_NO_DELETE", q(x.name), `Aggregate ${x.name} was removed.`, x, "previous"),
-    renamed: (x, y) => emit("AGGREGATE_NO_RENAME", q(x.name), `Aggregate ${x.name} was renamed to ${y.name}.`, y),
+    renamed: (x, y) => {
+      emit("AGGREGATE_NO_RENAME", q(x.name), `Aggregate ${x.name} was renamed to ${y.name}.`, y);
+      compareAggregate(q(y.name), renameAggregate(x, y.name), y, emit);
+    },
     added: (y) => emit("AGGREGATE_ADDED", q(y.name), `Aggregate ${y.name} was added.`, y),
     both: (x, y) => compareAggregate(q(y.name), x, y, emit),
   });
+  // The fields of a type no command or event carries are state only: their changes are state changes.
   matchRecords(a.types, b.types, undefined, {
     removed: (x) => emit("TYPE_NO_DELETE", q(x.name), `Type ${x.name} was removed.`, x, "previous"),
     renamed: () => undefined,
     added: (y) => emit("TYPE_ADDED", q(y.name), `Type ${y.name} was added.`, y),
-    both: (x, y) => compareFields(q(y.name), `type ${y.name}`, x.fields, y.fields, emit, true),
+    both: (x, y) =>
+      wire.has(q(y.name))
+        ? compareFields(q(y.name), `type ${y.name}`, x.fields, y.fields, emit, true)
+        : compareStateFields(q(y.name), `type ${y.name} (which no command or event carries)`, x.fields, y.fields, emit),
   });
   matchRecords(a.enums, b.enums, undefined, {
     removed: (x) => emit("ENUM_NO_DELETE", q(x.name), `Enum ${x.name} was removed.`, x, "previous"),
@@ -103,15 +194,21 @@ function compareContext(a: ManifestContext, b: ManifestContext, emit: Emit): voi
     added: (y) => emit("SERVICE_ADDED", q(y.name), `Service ${y.name} was added.`, y),
     both: () => undefined,
   });
-  matchRecords(a.sagas, b.sagas, undefined, {
+  // A saga with the same handlers and jobs under another name: its handlers are compared (their
+  // subscriptions, `<saga>.<function>`, change with the name).
+  const handled = (x: ManifestSaga) => `${keys(x.eventHandlers)};${keys(x.rejectionHandlers)};${[...x.jobs].sort().join(",")}`;
+  matchRecords(a.sagas, b.sagas, (x, y) => handled(x) !== ";;" && handled(x) === handled(y), {
     removed: (x) => emit("SAGA_REMOVED", q(x.name), `Saga ${x.name} was removed.`, x, "previous"),
-    renamed: () => undefined,
+    renamed: (x, y) => compareSaga(q(y.name), x, y, emit),
     added: (y) => emit("SAGA_ADDED", q(y.name), `Saga ${y.name} was added.`, y),
     both: (x, y) => compareSaga(q(y.name), x, y, emit),
   });
   matchRecords(a.jobs, b.jobs, (x, y) => x.subscription === y.subscription, {
     removed: (x) => emit("JOB_NO_DELETE", q(x.name), `Job ${x.name} was removed: its schedule stops.`, x, "previous"),
-    renamed: (x, y) => emit("JOB_NO_RENAME", q(x.name), `Job ${x.name} was renamed to ${y.name}: its schedule instance starts over.`, y),
+    renamed: (x, y) => {
+      emit("JOB_NO_RENAME", q(x.name), `Job ${x.name} was renamed to ${y.name}: its schedule instance starts over.`, y);
+      compareJob(q(y.name), x, y, emit);
+    },
     added: (y) => emit("JOB_ADDED", q(y.name), `Job ${y.name} was added (${y.cron} ${y.zone}).`, y),
     both: (x, y) => compareJob(q(y.name), x, y, emit),
   });
@@ -168,6 +265,7 @@ function compareSaga(element: string, a: ManifestSaga, b: ManifestSaga, emit: Em
     added: (y) => emit("EVENT_HANDLER_ADDED", `${element}.${y.function}`, `${b.name} now handles ${y.event}.`, y),
     both: (x, y) => {
       const what = `The handler of ${y.event} in ${b.name}`;
+      compareSubscription(`${element}.${y.function}`, what, x.subscription, y.subscription, "events", emit, y);
       if (!sameList(x.commands, y.commands)) emit("SAGA_COMMANDS_CHANGED", `${element}.${y.function}`, `${what} sends ${list(y.commands)} (was ${list(x.commands)}).`, y);
       compareHandlerCommon(`${element}.${y.function}`, what, x, y, emit);
     },
@@ -176,12 +274,19 @@ function compareSaga(element: string, a: ManifestSaga, b: ManifestSaga, emit: Em
     removed: (x) => emit("REJECTION_HANDLER_REMOVED", `${element}.${x.function}`, `${b.name} no longer handles rejections of ${x.command}.`, x, "previous"),
     renamed: () => undefined,
     added: (y) => emit("REJECTION_HANDLER_ADDED", `${element}.${y.function}`, `${b.name} now handles rejections of ${y.command}.`, y),
-    both: (x, y) => compareHandlerCommon(`${element}.${y.function}`, `The rejection handler of ${y.command} in ${b.name}`, x, y, emit),
+    both: (x, y) => {
+      const what = `The rejection handler of ${y.command} in ${b.name}`;
+      compareSubscription(`${element}.${y.function}`, what, x.subscription, y.subscription, "rejections", emit, y);
+      compareHandlerCommon(`${element}.${y.function}`, what, x, y, emit);
+    },
   });
 }
 
 function compareJob(element: string, a: ManifestJob, b: ManifestJob, emit: Emit): void {
   const job = `Job ${b.name}`;
+  // A sharded job reads one subscription per partition: `<saga>.<function>#<partition>`.
+  const subscription = (j: ManifestJob) => (j.sharded ? `${j.subscription}#<partition>` : j.subscription);
+  compareSubscription(element, job, subscription(a), subscription(b), "ticks", emit, b);
   if (a.cron !== b.cron) emit("JOB_CRON_CHANGED", element, `${job} fires on "${b.cron}" (was "${a.cron}").`, b);
   if (a.zone !== b.zone) emit("JOB_ZONE_CHANGED", element, `${job} runs in ${b.zone} (was ${a.zone}).`, b);
   if (a.misfire !== b.misfire) emit("JOB_MISFIRE_CHANGED", element, `${job} misfire policy is ${b.misfire} (was ${a.misfire}).`, b);
@@ -191,6 +296,12 @@ function compareJob(element: string, a: ManifestJob, b: ManifestJob, emit: Emit)
   }
   if (!sameList(a.commands, b.commands)) emit("JOB_COMMANDS_CHANGED", element, `${job} sends ${list(b.commands)} (was ${list(a.commands)}).`, b);
   compareHandlerCommon(element, job, { ...a, schedules: [] }, { ...b, schedules: [] }, emit);
+}
+
+/** A handler's durable subscription: a new name has no checkpoint, so it starts over at the beginning. */
+function compareSubscription(element: string, what: string, a: string, b: string, items: string, emit: Emit, at: Named): void {
+  if (a === b) return;
+  emit("SUBSCRIPTION_NO_RENAME", element, `${what} is delivered by subscription ${b} (was ${a}): it starts at the beginning, so past ${items} are handled again.`, at);
 }
 
 /** State fields: any change is STATE_CHANGED, one per field (snapshots are rebuilt from events). */
@@ -203,6 +314,18 @@ function compareState(element: string, aggregate: string, a: readonly ManifestFi
     else if (typeText(f.type) !== typeText(g.type)) emit("STATE_CHANGED", `${element}.state.${f.name}`, `State field ${f.name} of ${aggregate} changed type from ${typeText(f.type)} to ${typeText(g.type)}.`, g);
   }
   for (const g of b) if (!before.has(g.name)) emit("STATE_CHANGED", `${element}.state.${g.name}`, `State field ${g.name}: ${typeText(g.type)} was added to ${aggregate}.`, g);
+}
+
+/** The fields of a type only state holds: like state fields, any change is STATE_CHANGED. */
+function compareStateFields(element: string, owner: string, a: readonly ManifestField[], b: readonly ManifestField[], emit: Emit): void {
+  const after = new Map(b.map((f) => [f.name, f]));
+  const before = new Map(a.map((f) => [f.name, f]));
+  for (const f of a) {
+    const g = after.get(f.name);
+    if (g === undefined) emit("STATE_CHANGED", `${element}.${f.name}`, `Field ${f.name} was removed from ${owner}.`, f, "previous");
+    else if (typeText(f.type) !== typeText(g.type)) emit("STATE_CHANGED", `${element}.${f.name}`, `Field ${f.name} of ${owner} changed type from ${typeText(f.type)} to ${typeText(g.type)}.`, g);
+  }
+  for (const g of b) if (!before.has(g.name)) emit("STATE_CHANGED", `${element}.${g.name}`, `Field ${g.name}: ${typeText(g.type)} was added to ${owner}.`, g);
 }
 
 /**

@@ -70,8 +70,10 @@ function parse(argv: readonly string[]): DiffArgs | string {
         break;
       case "--accept": {
         const key = value();
-        const rule = key.slice(0, key.indexOf(":"));
-        if (!(rule in rules)) return `--accept takes RULE:element; '${rule || key}' is not a rule. Rules: ${Object.keys(rules).join(", ")}.`;
+        const colon = key.indexOf(":");
+        if (colon < 0) return `--accept takes RULE:element; '${key}' has no ':element' (${key in rules ? `${key}:* accepts the rule everywhere` : `Rules: ${Object.keys(rules).join(", ")}`}).`;
+        const rule = key.slice(0, colon);
+        if (!(rule in rules)) return `--accept takes RULE:element; '${rule}' is not a rule. Rules: ${Object.keys(rules).join(", ")}.`;
         args.accept.push(key);
         break;
       }
@@ -130,10 +132,18 @@ export async function runDiffCommand(argv: readonly string[], io: CliIO): Promis
     }
     const configPath = args.config !== undefined ? resolve(io.cwd, args.config) : [acceptFileIn(configDir), acceptFileIn(io.cwd)].find(existsSync) ?? acceptFileIn(configDir);
     if (args.config !== undefined && !existsSync(configPath)) throw new DiffInputError([createDiagnostic("WOW7004", { path: args.config, reason: "no such file." })]);
-    const accept = [...args.accept, ...loadAcceptList(configPath)];
-    const result = diffManifests(previous.manifest, current.manifest, { accept });
+    const listed = loadAcceptList(configPath, display(configPath));
+    const result = diffManifests(previous.manifest, current.manifest, { accept: [...args.accept, ...listed.map((e) => e.key)] });
+    // An accept that matches no change is stale (or has a typo in the element): it would silently
+    // accept a later change of that element.
+    for (const key of result.unmatched) {
+      const entry = listed.find((e) => e.key === key);
+      io.stderr(`wowc diff: warning: ${entry === undefined ? `--accept ${key}` : `${entry.at}: "${key}"`} matches no change; remove it, or it accepts a later change.\n`);
+    }
+    // Removed elements are in the previous sources: each side's paths are relative to its own root.
     const sourceRoot = args.sourceRoot ?? display(current.sourceRoot);
-    io.stdout(renderReport(result.changes, args.format, { sourceRoot, allowBreaking: args.allowBreaking }));
+    const previousSourceRoot = args.sourceRoot ?? display(previous.sourceRoot);
+    io.stdout(renderReport(result.changes, args.format, { sourceRoot, previousSourceRoot, allowBreaking: args.allowBreaking }));
     if (result.unaccepted > 0 && !args.allowBreaking) {
       if (args.format !== "json") {
         io.stderr(

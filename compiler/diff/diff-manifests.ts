@@ -14,6 +14,8 @@ export interface DiffResult {
   readonly changes: readonly Change[];
   /** Breaking changes that are not accepted: they make `wowc diff` exit 1. */
   readonly unaccepted: number;
+  /** The accept keys that match no change (stale, or a typo in the element). */
+  readonly unmatched: readonly string[];
 }
 
 export function diffManifests(previous: Manifest, current: Manifest, options: DiffOptions = {}): DiffResult {
@@ -27,7 +29,9 @@ export function diffManifests(previous: Manifest, current: Manifest, options: Di
         compare(a.element, b.element) ||
         compare(a.rule, b.rule),
     );
-  return { changes, unaccepted: changes.filter((c) => c.category === "breaking" && !c.accepted).length };
+  const matched = new Set(changes.flatMap((c) => [acceptKey(c), `${c.rule}:*`]));
+  const unmatched = [...accepted].filter((key) => !matched.has(key));
+  return { changes, unaccepted: changes.filter((c) => c.category === "breaking" && !c.accepted).length, unmatched };
 }
 
 function compare(a: string, b: string): number {

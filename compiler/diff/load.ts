@@ -10,6 +10,7 @@ import { MANIFEST_FILE_NAME, MANIFEST_VERSION, type Manifest } from "../manifest
 import { packageFile } from "../package-root.js";
 import { build } from "../program/build.js";
 import { compileSources } from "../program/compile.js";
+import { rules } from "./rules.js";
 
 /** Why an input cannot be compared: the diagnostics (a WOW7xxx last, after any source errors). */
 export class DiffInputError extends Error {
@@ -106,8 +107,9 @@ export function loadRevision(dir: string, ref: string, manifestPath = DEFAULT_MA
   } catch (error) {
     if (error instanceof DiffInputError) throw error;
   }
-  const paths = git(dir, ["ls-tree", "-r", "--name-only", ref, "."])
-    .split("\n")
+  // `-z`: names as they are, NUL-terminated (without it git quotes non-ASCII names: "caf\303\251.wow").
+  const paths = git(dir, ["ls-tree", "-r", "-z", "--name-only", ref, "."])
+    .split("\0")
     .filter((p) => p.endsWith(".wow") && !p.split("/").some((part) => part === "node_modules" || part.startsWith(".")));
   if (paths.length === 0) fail(createDiagnostic("WOW7001", { input: `${dir} at ${ref}`, reason: `it has neither ${manifestPath} nor .wow files there.` }));
   const sources = paths.map((path) => ({ path, text: git(dir, ["show", `${ref}:./${path}`]) }));
@@ -118,8 +120,17 @@ export function loadRevision(dir: string, ref: string, manifestPath = DEFAULT_MA
   return { manifest: result.manifest, sourceRoot: dir, origin: `the sources at ${ref}` };
 }
 
-/** Accepted changes from `wowc.diff.json`: `{ "accept": ["RULE:element", …] }`. */
-export function loadAcceptList(path: string): string[] {
+/** One entry of `wowc.diff.json`, with where it is written (`wowc.diff.json:3`) for messages. */
+export interface AcceptEntry {
+  readonly key: string;
+  readonly at: string;
+}
+
+/**
+ * Accepted changes from `wowc.diff.json`: `{ "accept": ["RULE:element", …] }` (`label` names the file
+ * in messages). An unknown rule (a typo) is an error, as with `--accept`: it would accept nothing.
+ */
+export function loadAcceptList(path: string, label = path): AcceptEntry[] {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -130,13 +141,27 @@ export function loadAcceptList(path: string): string[] {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return fail(createDiagnostic("WOW7004", { path, reason: `it is not JSON (${(error as Error).message}).` }));
+    return fail(createDiagnostic("WOW7004", { path: label, reason: `it is not JSON (${(error as Error).message}).` }));
   }
   const accept = (value as { accept?: unknown } | null)?.accept;
   if (!Array.isArray(accept) || !accept.every((x) => typeof x === "string" && /^[A-Z_]+:.+$/.test(x))) {
-    fail(createDiagnostic("WOW7004", { path, reason: '"accept" must be a list of "RULE:element" strings.' }));
+    fail(createDiagnostic("WOW7004", { path: label, reason: '"accept" must be a list of "RULE:element" strings.' }));
   }
-  return accept as string[];
+  const file = { path: label, text };
+  let from = 0;
+  return (accept as string[]).map((key) => {
+    // Where the entry is written: its JSON string, after the previous entry's.
+    const quoted = JSON.stringify(key);
+    const found = text.indexOf(quoted, from);
+    const start = found < 0 ? 0 : found;
+    if (found >= 0) from = found + quoted.length;
+    const line = text.slice(0, start).split("\n").length;
+    const rule = key.slice(0, key.indexOf(":"));
+    if (!(rule in rules)) {
+      fail(createDiagnostic("WOW7004", { path: label, reason: `'${rule}' in "${key}" is not a rule, so it would accept nothing.` }, { file, start, end: start + (found < 0 ? 0 : quoted.length) }));
+    }
+    return { key, at: `${label}:${line}` };
+  });
 }
 
 export const ACCEPT_FILE = "wowc.diff.json";

@@ -8,6 +8,8 @@ export type DiffFormat = "text" | "markdown" | "json" | "github";
 export interface ReportOptions {
   /** Prefix of the `.wow` paths (the manifest's sources are relative to the build root). */
   readonly sourceRoot?: string;
+  /** Prefix of the previous side's `.wow` paths, where removed elements were (default `sourceRoot`). */
+  readonly previousSourceRoot?: string;
   readonly allowBreaking?: boolean;
 }
 
@@ -21,10 +23,16 @@ function counts(changes: readonly Change[]): string {
   return `${text} change${changes.length === 1 ? "" : "s"}${accepted > 0 ? ` (${accepted} breaking accepted)` : ""}`;
 }
 
-function where(change: Change, root: string | undefined): string {
+/** `file:line` of a change under its side's root. */
+function sourcePath(change: Change, options: ReportOptions): string {
   if (change.source === undefined) return "";
-  const path = root === undefined || root === "" || root === "." ? change.source : `${root.replace(/\/$/, "")}/${change.source}`;
-  return change.side === "previous" ? `${path} (previous)` : path;
+  const root = change.side === "previous" ? (options.previousSourceRoot ?? options.sourceRoot) : options.sourceRoot;
+  return root === undefined || root === "" || root === "." ? change.source : `${root.replace(/\/$/, "")}/${change.source}`;
+}
+
+function where(change: Change, options: ReportOptions): string {
+  const path = sourcePath(change, options);
+  return change.side === "previous" && path !== "" ? `${path} (previous)` : path;
 }
 
 export function renderReport(changes: readonly Change[], format: DiffFormat, options: ReportOptions = {}): string {
@@ -43,7 +51,7 @@ export function renderReport(changes: readonly Change[], format: DiffFormat, opt
 function text(changes: readonly Change[], options: ReportOptions): string {
   const lines = changes.map((c) => {
     const tag = c.accepted ? `${label[c.category]} (accepted)` : label[c.category];
-    const at = where(c, options.sourceRoot);
+    const at = where(c, options);
     return `${tag.padEnd(21)} ${c.rule.padEnd(30)} ${c.element}${at === "" ? "" : `  ${at}`}\n${" ".repeat(22)}${c.message}`;
   });
   return `${lines.join("\n")}${lines.length > 0 ? "\n" : ""}wowc diff: ${counts(changes)}.\n`;
@@ -67,7 +75,7 @@ function markdown(changes: readonly Change[], options: ReportOptions): string {
     out.push(`### \`${context}\``, "", "| | Rule | Element | Change | Source |", "| --- | --- | --- | --- | --- |");
     for (const c of changes.filter((x) => x.context === context)) {
       const tag = c.category === "breaking" ? (c.accepted ? "breaking (accepted)" : "**breaking**") : label[c.category];
-      const at = where(c, options.sourceRoot);
+      const at = where(c, options);
       out.push(`| ${tag} | \`${c.rule}\` | \`${c.element}\` | ${cell(c.message)} | ${at === "" ? "" : `\`${cell(at)}\``} |`);
     }
     out.push("");
@@ -84,11 +92,11 @@ function github(changes: readonly Change[], options: ReportOptions): string {
     const props: string[] = [];
     if (c.source !== undefined) {
       // A removed element points at its file only: the old line may hold something else now.
-      const [file, line] = splitSource(where({ ...c, side: "current" }, options.sourceRoot));
+      const [file, line] = splitSource(sourcePath(c, options));
       props.push(`file=${property(file)}`, ...(c.side === "current" ? [`line=${line}`] : []));
     }
     props.push(`title=${property(`${c.rule} ${c.element}`)}`);
-    const previous = c.side === "previous" && c.source !== undefined ? ` (was declared at ${where(c, options.sourceRoot)})` : "";
+    const previous = c.side === "previous" && c.source !== undefined ? ` (was declared at ${where(c, options)})` : "";
     return `::${level} ${props.join(",")}::${escape(c.message + previous)}`;
   });
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;

@@ -32,6 +32,11 @@ export const rules = {
   ROUTE_SAME: { category: "breaking", summary: "A command's HTTP route (method or path) changed." },
   JOB_NO_DELETE: { category: "breaking", summary: "A job was removed: its schedule instance stops and its pending ticks are dropped." },
   JOB_NO_RENAME: { category: "breaking", summary: "A job was renamed: its schedule instance (keyed by name) starts over." },
+  SUBSCRIPTION_NO_RENAME: {
+    category: "breaking",
+    summary:
+      "The durable subscription of a job or saga handler (`<saga>.<function>`, one per partition when sharded) changed, by a renamed function or saga or a change of sharding: the new one reads from its own checkpoint, at the start, so past events and ticks are handled again.",
+  },
 
   JOB_CRON_CHANGED: { category: "behaviour", summary: "A job's cron rule changed." },
   JOB_ZONE_CHANGED: { category: "behaviour", summary: "A job's time zone changed." },
@@ -43,7 +48,7 @@ export const rules = {
   SAGA_COMMANDS_CHANGED: { category: "behaviour", summary: "The commands an event handler sends changed." },
   HANDLER_SERVICES_CHANGED: { category: "behaviour", summary: "The services a handler or job asks for changed: host implementations change." },
   HANDLER_BLOCKING_CHANGED: { category: "behaviour", summary: "A handler or job became blocking or non-blocking." },
-  STATE_CHANGED: { category: "behaviour", summary: "An aggregate's state fields changed (snapshots are rebuilt from events)." },
+  STATE_CHANGED: { category: "behaviour", summary: "An aggregate's state fields, or a type that only state holds (no command or event), changed: snapshots are rebuilt from events." },
   SAGA_REMOVED: { category: "behaviour", summary: "A saga was removed: its subscriptions stop." },
   EVENT_HANDLER_REMOVED: { category: "behaviour", summary: "An event handler was removed: its subscription stops." },
   REJECTION_HANDLER_REMOVED: { category: "behaviour", summary: "A rejection handler was removed." },

@@ -126,10 +126,76 @@ describe("wowc diff on the command line", () => {
     expect((await wowc(["diff", "--against", "no-such-ref", "domain"], repo))).toMatchObject({ code: 2 });
   });
 
+  it("--against without a committed manifest compiles files with non-ASCII names too", async () => {
+    // git quotes such names ("boutique-\303\251t\303\251.wow") unless asked for NUL-separated output.
+    const repo = scratchDir("wowc-diff-git-utf8-");
+    const shop = "context shop\nenum Status { OPEN, PAID }\naggregate Cart {\n  command Pay { amount: decimal }\n  event Paid {}\n  @OnCommand(produces = [Paid])\n  on Pay\n}\n";
+    writeFileSync(join(repo, "boutique-été.wow"), shop);
+    writeFileSync(join(repo, "other.wow"), "context other\ntype Note { text: string }\n");
+    const git = (...args: string[]) => execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { stdio: "pipe" });
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-qm", "one");
+    writeFileSync(join(repo, "boutique-été.wow"), shop.replace("OPEN, PAID", "OPEN").replace("amount: decimal", "amount: string"));
+    const result = await wowc(["diff", "--against", "HEAD", "--format", "json"], repo);
+    expect(result.stdout).not.toContain("WOW7");
+    const changes = (JSON.parse(result.stdout) as { changes: Array<{ rule: string; element: string }> }).changes;
+    expect(changes.map((c) => `${c.rule}:${c.element}`)).toEqual(["FIELD_SAME_TYPE:shop.Cart.Pay.amount", "ENUM_VALUE_NO_DELETE:shop.Status.PAID"]);
+    expect(result.code).toBe(1);
+    // Alone, it is no longer "neither a manifest nor .wow files" (WOW7001).
+    git("rm", "-q", "other.wow");
+    git("commit", "-qm", "two");
+    expect((await wowc(["diff", "--against", "HEAD", "--format", "json"], repo)).stdout).not.toContain("WOW7001");
+  });
+
   it("explains usage errors", async () => {
     const one = await wowc(["diff", "only-one.json"]);
     expect(one.code).toBe(2);
     expect(one.stderr).toContain("give two manifests");
     expect((await wowc(["diff", "a", "b", "--accept", "NOPE:x"])).stderr).toContain("is not a rule");
+    // A rule without its element: named whole, with how to accept it everywhere.
+    const bare = (await wowc(["diff", "a", "b", "--accept", "FIELD_SAME_TYPE"])).stderr;
+    expect(bare).toContain("'FIELD_SAME_TYPE' has no ':element' (FIELD_SAME_TYPE:* accepts the rule everywhere)");
+    expect(bare).not.toContain("is not a rule");
+  });
+
+  /** `old/` and `new/`: one breaking change, FIELD_SAME_TYPE:a.T.x. */
+  const pair = () => {
+    const dir = scratchDir("wowc-diff-accept-");
+    mkdirSync(join(dir, "old"));
+    mkdirSync(join(dir, "new"));
+    const source = (x: string) => `context a\ntype T { x: ${x} }\naggregate A {\n  command C { t: T }\n  event E {}\n  @OnCommand(produces = [E])\n  on C\n}\n`;
+    writeFileSync(join(dir, "old/a.wow"), source("int"));
+    writeFileSync(join(dir, "new/a.wow"), source("string"));
+    return dir;
+  };
+
+  it("wowc.diff.json: an unknown rule is an error at its line, an entry matching no change a warning", async () => {
+    const dir = pair();
+    writeFileSync(join(dir, "wowc.diff.json"), '{\n  "accept": [\n    "FIELD_SAME_TYP:a.T.x"\n  ]\n}\n');
+    const typo = await wowc(["diff", "old", "new"], dir);
+    expect(typo.code).toBe(2);
+    expect(typo.stdout).toContain("wowc.diff.json:3:5 - error WOW7004: Invalid accept list 'wowc.diff.json': 'FIELD_SAME_TYP' in \"FIELD_SAME_TYP:a.T.x\" is not a rule");
+
+    writeFileSync(join(dir, "wowc.diff.json"), '{\n  "accept": [\n    "FIELD_SAME_TYPE:a.T.x",\n    "FIELD_NO_DELETE:a.T.y"\n  ]\n}\n');
+    const stale = await wowc(["diff", "old", "new", "--accept", "TYPE_NO_DELETE:a.U"], dir);
+    expect(stale.code).toBe(0);
+    expect(stale.stdout).toContain("breaking (accepted)");
+    expect(stale.stderr).toContain('wowc diff: warning: wowc.diff.json:4: "FIELD_NO_DELETE:a.T.y" matches no change');
+    expect(stale.stderr).toContain("wowc diff: warning: --accept TYPE_NO_DELETE:a.U matches no change");
+    expect(stale.stderr).not.toContain("FIELD_SAME_TYPE:a.T.x");
+  });
+
+  it("two directories: a removed element points at the previous directory", async () => {
+    const dir = scratchDir("wowc-diff-roots-");
+    for (const side of ["prevA", "prevB"]) {
+      mkdirSync(join(dir, side));
+      writeFileSync(join(dir, side, "a.wow"), "context a\ntype T { x: int }\n");
+    }
+    writeFileSync(join(dir, "prevA/other.wow"), "context other\ntype Note { text: string }\n");
+    const text = await wowc(["diff", "prevA", "prevB"], dir);
+    expect(text.stdout).toContain("prevA/other.wow:1 (previous)");
+    expect(text.stdout).not.toContain("prevB/other.wow");
+    expect((await wowc(["diff", "prevA", "prevB", "--format", "github"], dir)).stdout).toContain("::error file=prevA/other.wow,title=CONTEXT_NO_DELETE other::");
   });
 });
