@@ -98,13 +98,25 @@ export class DuplicateRequestError extends Error {
 }
 
 /**
- * A commit holding a value the journal cannot store (an event body or a scheduled command with a BigInt, a
- * cycle, a throwing `toJSON`: SQLite keeps them as JSON). Found before anything is written, so it fails that
+ * A commit holding a value the journal cannot store. What is stored is exactly what a JSON round trip of
+ * it gives back (SQLite keeps bodies as JSON), so an event body or a scheduled command holding anything
+ * that would not come back as it is — a Date, Map, Set, RegExp, class instance, function, symbol, BigInt,
+ * NaN or ±Infinity, `undefined` in an array, a cycle — is refused, as is an event whose type is not a
+ * non-empty string. (An `undefined` object property is not refused: it is left out, as JSON leaves it out
+ * and as an optional field reads; -0 is stored as 0.) Found before anything is written, so it fails that
  * commit alone, never the transaction it would have shared; the memory journal refuses the same commits.
+ * `where`: the event (its number in the commit and type) or the schedule; `problem`: the offending value's
+ * path and what it is, e.g. `body.since: a Date`.
  */
 export class UnstorableCommitError extends Error {
-  constructor(readonly aggregate: AggregateRef, readonly requestId: string, what: string, cause: unknown) {
-    super(`cannot store the commit of request ${requestId} on ${aggregate.context}.${aggregate.aggregate}/${aggregate.id}: ${what} is not JSON (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+  constructor(
+    readonly aggregate: AggregateRef,
+    readonly requestId: string,
+    readonly where: string,
+    readonly problem: string,
+    cause?: unknown,
+  ) {
+    super(`cannot store the commit of request ${requestId} on ${aggregate.context}.${aggregate.aggregate}/${aggregate.id}: ${where}: ${problem}`, cause === undefined ? undefined : { cause });
     this.name = "UnstorableCommitError";
   }
 }

@@ -15,9 +15,10 @@ import {
   type TimerChange,
   type TimerRow,
   type TimerSettlement,
+  type TimerSpec,
 } from "./journal.js";
 import { commitEntries } from "./batch-commit.js";
-import { commitData } from "./sqlite-rows.js";
+import { atPosition, commitData, toEvent } from "./sqlite-rows.js";
 import { MinHeap } from "./min-heap.js";
 
 interface Stream {
@@ -65,28 +66,40 @@ export class MemoryJournal implements Journal {
     return commitEntries(entries, { keyOf: refKey, append: (c) => this.appendNow(c), settle: (s) => this.settleNow(s) });
   }
 
+  /**
+   * Everything is computed first — the checks and the copies — and only then written, so a refused commit
+   * leaves no trace. The copies are what the SQLite journal gives back: its JSON of the commit (made by
+   * `commitData`, which refuses with UnstorableCommitError what it cannot store), parsed.
+   */
   private appendNow(commit: Commit): AppendResult {
-    // Refuses (UnstorableCommitError) what the SQLite journal cannot store, so a test on memory finds it too.
-    commitData(commit);
+    const data = commitData(commit);
     const key = refKey(commit.aggregate);
-    const stream: Stream = this.streams.get(key) ?? { version: 0, deleted: false, events: [], requests: new Map() };
-    if (commit.expectedVersion !== undefined && stream.version !== commit.expectedVersion) {
-      throw new VersionConflictError(commit.aggregate, commit.expectedVersion, stream.version);
+    const existing = this.streams.get(key);
+    const version = existing?.version ?? 0;
+    if (commit.expectedVersion !== undefined && version !== commit.expectedVersion) {
+      throw new VersionConflictError(commit.aggregate, commit.expectedVersion, version);
     }
-    if (stream.requests.has(commit.request.requestId)) throw new DuplicateRequestError(commit.aggregate, commit.request.requestId);
-    const committed: EventMessage[] = [];
-    for (const event of commit.events) {
-      const stored: EventMessage = { ...structuredClone(event), position: this.log.length + 1 };
-      this.log.push(stored);
-      committed.push(stored);
+    if (existing?.requests.has(commit.request.requestId)) throw new DuplicateRequestError(commit.aggregate, commit.request.requestId);
+    const first = this.log.length + 1;
+    const committed = commit.events.map((event, i) =>
+      toEvent([first + i, event.version, event.sequence, event.type, data.events[i]!], structuredClone(event.aggregate)),
+    );
+    const specs = commit.timers.map((change, i) => (change.kind === "set" ? storedSpec(change.timer, data.specs[i]!) : undefined));
+    const request: RequestRecord = { ...commit.request };
+    // The committed events as the SQLite journal returns them: the commit's own, at their positions.
+    const result: AppendResult = { version: committed.length > 0 ? committed[0]!.version : version, events: commit.events.map((event, i) => atPosition(event, first + i)) };
+
+    const stream: Stream = existing ?? { version: 0, deleted: false, events: [], requests: new Map() };
+    for (const event of committed) {
+      this.log.push(event);
+      stream.events.push(event);
     }
-    if (committed.length > 0) stream.version = committed[0]!.version;
-    stream.events.push(...committed);
+    stream.version = result.version;
     if (commit.deleted) stream.deleted = true;
-    stream.requests.set(commit.request.requestId, { ...commit.request });
+    stream.requests.set(request.requestId, request);
     this.streams.set(key, stream);
-    for (const change of commit.timers) this.applyChange(commit.aggregate, change);
-    return { version: stream.version, events: structuredClone(committed) };
+    commit.timers.forEach((change, i) => this.applyChange(commit.aggregate, change, specs[i]));
+    return result;
   }
 
   async read(after: number, limit: number): Promise<EventMessage[]> {
@@ -190,7 +203,8 @@ export class MemoryJournal implements Journal {
 
   async close(): Promise<void> {}
 
-  private applyChange(owner: AggregateRef, change: TimerChange): void {
+  /** `spec`: a set's timer as stored (`storedSpec`). */
+  private applyChange(owner: AggregateRef, change: TimerChange, spec: TimerSpec | undefined): void {
     const keys = this.timersByOwner.get(refKey(owner));
     if (change.kind === "cancelAll") {
       for (const id of keys?.values() ?? []) this.remove(id);
@@ -199,10 +213,7 @@ export class MemoryJournal implements Journal {
     const key = change.kind === "set" ? change.timer.key : change.key;
     const existing = keys?.get(key);
     if (existing !== undefined) this.remove(existing);
-    if (change.kind === "set") {
-      const spec = structuredClone(change.timer);
-      this.put({ ...spec, status: "pending", fireAt: spec.due, attempts: 0 });
-    }
+    if (spec !== undefined) this.put({ ...spec, status: "pending", fireAt: spec.due, attempts: 0 });
   }
 
   private put(row: TimerRow): void {
@@ -223,4 +234,10 @@ export class MemoryJournal implements Journal {
     keys?.delete(row.key);
     if (keys?.size === 0) this.timersByOwner.delete(ownerKey);
   }
+}
+
+/** A set timer as the SQLite journal gives it back: its rule and command from its spec JSON (`commitData`), the rest copied. */
+function storedSpec(timer: TimerSpec, json: string): TimerSpec {
+  const { rule, command } = JSON.parse(json) as Pick<TimerSpec, "rule" | "command">;
+  return { ...structuredClone({ ...timer, rule: undefined, command: undefined }), rule, command };
 }

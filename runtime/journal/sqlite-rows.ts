@@ -97,29 +97,139 @@ export interface CommitData {
 }
 
 /**
- * Serializes a commit's events and timer specs before its transaction: a value JSON cannot hold throws
- * UnstorableCommitError here, failing that commit alone instead of the transaction it would share.
+ * Serializes a commit's events and timer specs before its transaction: a value that a JSON round trip
+ * would not give back as it is (see UnstorableCommitError), or an event type that is not a non-empty
+ * string, throws UnstorableCommitError here, failing that commit alone instead of the transaction it
+ * would share. The memory journal stores what this JSON gives back, so both journals hold the same values.
  */
 export function commitData(commit: Commit): CommitData {
-  const fail = (what: string, error: unknown): never => {
-    throw new UnstorableCommitError(commit.aggregate, commit.request.requestId, what, error);
+  const fail = (where: string, problem: string, cause?: unknown): never => {
+    throw new UnstorableCommitError(commit.aggregate, commit.request.requestId, where, problem, cause);
   };
-  const events = commit.events.map((event) => {
+  const events = commit.events.map((event, i) => {
+    const type: unknown = event.type;
+    if (typeof type !== "string" || type === "") return fail(`event ${i + 1}`, `type: ${shown(type)}, not a non-empty string`);
     try {
+      const problem = notJson(event.body, "body");
+      if (problem !== undefined) return fail(`event ${i + 1} (${type})`, problem);
       return eventData(event);
     } catch (error) {
-      return fail(`the body of event ${event.type}`, error);
+      if (error instanceof UnstorableCommitError) throw error;
+      return fail(`event ${i + 1} (${type})`, `body: not JSON (${error instanceof Error ? error.message : String(error)})`, error);
     }
   });
   const specs = commit.timers.map((change) => {
     if (change.kind !== "set") return undefined;
+    const { timer } = change;
     try {
-      return timerSpecData(change.timer);
+      const problem = notJson(timer.command, "command") ?? notJson(timer.rule, "rule");
+      if (problem !== undefined) return fail(`schedule ${timer.key}`, problem);
+      return timerSpecData(timer);
     } catch (error) {
-      return fail(`the command of schedule ${change.timer.key}`, error);
+      if (error instanceof UnstorableCommitError) throw error;
+      return fail(`schedule ${timer.key}`, `not JSON (${error instanceof Error ? error.message : String(error)})`, error);
     }
   });
   return { events, specs };
+}
+
+/** Where a walk found a value JSON would not give back: what it is, and the keys down to it (innermost first). */
+class NotJson {
+  readonly keys: (string | number)[] = [];
+  constructor(readonly what: string) {}
+}
+
+/**
+ * Why `value` (named `root`) would not come back as it is from a JSON round trip, as `path: what`
+ * (e.g. `body.since: a Date`); undefined when it would (an `undefined` object property, or an
+ * undefined `value`, is left out as JSON leaves it out; -0 comes back as 0). One walk, no allocation
+ * unless it finds something: it runs on every commit, before `JSON.stringify` (see the timers bench).
+ */
+export function notJson(value: unknown, root: string): string | undefined {
+  if (value === undefined) return undefined;
+  const found = walk(value, []);
+  if (found === undefined) return undefined;
+  let path = root;
+  for (let i = found.keys.length - 1; i >= 0; i--) {
+    const key = found.keys[i]!;
+    path += typeof key === "number" ? `[${key}]` : IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+  }
+  return `${path}: ${found.what}`;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** `ancestors`: the arrays and objects `value` is inside (a cycle would never end; JSON.stringify refuses it too). */
+function walk(value: unknown, ancestors: object[]): NotJson | undefined {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return undefined;
+    case "number":
+      return Number.isFinite(value) ? undefined : new NotJson(`${String(value)} (JSON holds it as null)`);
+    case "object":
+      break;
+    case "undefined":
+      return new NotJson("undefined (JSON holds it as null in an array)");
+    case "bigint":
+      return new NotJson("a BigInt");
+    case "function":
+      return new NotJson("a function");
+    default:
+      return new NotJson(`a ${typeof value}`);
+  }
+  if (value === null) return undefined;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === Array.prototype) {
+    if (ancestors.includes(value)) return new NotJson("a cycle (an array inside itself)");
+    ancestors.push(value);
+    const array = value as unknown[];
+    for (let i = 0; i < array.length; i++) {
+      const item = array[i];
+      if (typeof item === "string" || typeof item === "boolean") continue;
+      const found = walk(item, ancestors);
+      if (found !== undefined) {
+        found.keys.push(i);
+        return found;
+      }
+    }
+    ancestors.pop();
+    return undefined;
+  }
+  if (proto === Object.prototype || proto === null) {
+    if (ancestors.includes(value)) return new NotJson("a cycle (an object inside itself)");
+    ancestors.push(value);
+    const object = value as Record<string, unknown>;
+    for (const key in object) {
+      const item = object[key];
+      if (item === undefined || typeof item === "string" || typeof item === "boolean") continue;
+      const found = walk(item, ancestors);
+      if (found !== undefined) {
+        found.keys.push(key);
+        return found;
+      }
+    }
+    ancestors.pop();
+    return undefined;
+  }
+  return new NotJson(instanceName(value, proto));
+}
+
+/** "a Date", "a Map", "an Uint8Array", "a Money": what an object that is not a plain object or array is. */
+function instanceName(value: object, proto: unknown): string {
+  if (Array.isArray(value)) return "an array of a subclass (it comes back a plain array)";
+  const name = (proto as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  const shownName = typeof name === "string" && name !== "" ? name : "object with a prototype";
+  return `${/^[AEIO]/.test(shownName) ? "an" : "a"} ${shownName}${shownName === "Date" ? " (store its ISO string or epoch ms)" : ""}`;
+}
+
+/** A value an event's type should have been, shown in a message (never throws: no `String` of an object). */
+function shown(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "symbol") return value.toString();
+  if (typeof value === "function") return "a function";
+  if (typeof value === "object") return value === null ? "null" : "an object";
+  return String(value);
 }
 
 /** A timer row as read (raw, in `TIMER_COLUMNS` order: no per-row object keyed by column name). */

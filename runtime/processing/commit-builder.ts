@@ -4,7 +4,7 @@ import type { EventDraft } from "../model/decision.js";
 import { CommandRejected, ErrorCodes } from "../model/errors.js";
 import type { Causation, CommandMessage, EventMessage } from "../model/messages.js";
 import { SystemEvents, type ScheduleCancelledBody, type ScheduleSetBody } from "../model/system-events.js";
-import type { Commit, TimerChange } from "../journal/journal.js";
+import { UnstorableCommitError, type Commit, type TimerChange } from "../journal/journal.js";
 import type { CronNext } from "../timers/cron-next.js";
 import { firstDue } from "./first-due.js";
 
@@ -29,6 +29,15 @@ export function buildCommit(input: CommitInput): Commit {
   const aggregate = command.aggregate;
   const version = input.expectedVersion + 1;
   const causation: Causation = { aggregate, version, commandId: command.commandId, requestId: command.requestId };
+  input.events.forEach((e, i) => {
+    // A handler's bug (e.g. a misspelt constant read as undefined), not the command's fault: not a rejection
+    // recorded under its request id, but the failure the journal would give it, before any id is drawn.
+    const type: unknown = e.type;
+    if (typeof type !== "string" || type === "") {
+      const shown = typeof type === "string" ? '""' : typeof type === "function" ? "a function" : typeof type === "object" && type !== null ? "an object" : String(type);
+      throw new UnstorableCommitError(aggregate, command.requestId, `event ${i + 1}`, `type: ${shown}, not a non-empty string`);
+    }
+  });
   const drafts: { id: string; type: string; body: unknown }[] = input.events.map((e) => ({ id: input.newId(), type: e.type, body: e.body }));
   const timers: TimerChange[] = [];
   for (const change of input.schedules) {
