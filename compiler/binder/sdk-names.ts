@@ -127,6 +127,12 @@ export function checkContextSdkNames(contexts: Iterable<ContextScope>, reporter:
   for (const scope of contexts) {
     const alias = camelCase(scope.name);
     const clause = scope.files[0]?.context;
+    if (alias === "then") {
+      // The root module exports each context as a namespace under this name: it would be a thenable.
+      const exports = "The SDK's root module exports each context as a namespace, its name in camelCase";
+      if (clause !== undefined) reporter.report("WOW3026", { name: scope.name, module: "the SDK's root module", exports, suggestion: "then-app" }, clause.name.loc);
+      continue;
+    }
     if (rootSdkNames.has(alias)) {
       if (clause !== undefined) reporter.report("WOW3025", { name: scope.name, alias }, clause.name.loc);
       continue;

@@ -34,7 +34,10 @@ export function checkDeclarationName(name: Name, reporter: Reporter): void {
   // enum's object, an aggregate's type). A module namespace with a `then` is a thenable: `await
   // import()` of it calls `then` instead of settling. Generating it under another name would break
   // the link between a `.wow` name and its code, as WOW3004 says, so it is refused for every kind.
-  else if (text === "then") reporter.report("WOW3026", { name: text, suggestion: "Then" }, name.loc);
+  else if (text === "then") {
+    const exports = "The SDK exports a command's factory, an event's, an enum and an aggregate type under their own names";
+    reporter.report("WOW3026", { name: text, module: "its context's module", exports, suggestion: "Then" }, name.loc);
+  }
 }
 
 /** `order-item` → `OrderItem`, `class` → `Class`. */

@@ -266,8 +266,8 @@ export const messages = {
   },
   WOW3026: {
     severity: "error",
-    message: "'{name}' cannot be the name of a declaration: its context's module in the SDK would export `then`, and a module with a `then` is taken for a promise.",
-    hint: "`await import(…)` of such a module calls that `then` and never settles. The SDK exports a command's factory, an event's, an enum and an aggregate type under their own names; rename it (e.g. '{suggestion}').",
+    message: "'{name}' cannot be a name in the generated SDK: {module} would export `then`, and a module with a `then` is taken for a promise.",
+    hint: "`await import(…)` of such a module calls that `then` and never settles. {exports}; rename it (e.g. '{suggestion}').",
   },
 
   // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────

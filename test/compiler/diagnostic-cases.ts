@@ -587,6 +587,15 @@ export const cases: readonly DiagnosticCase[] = [
     `,
     expected: ["WOW3026 3:11"],
   },
+  {
+    code: "WOW3026",
+    title: "a context named `then`: the SDK's root module would be a thenable",
+    sources: `
+      context then
+      type T { a: int }
+    `,
+    expected: ["WOW3026 1:9"],
+  },
 
   // ── WOW4xxx: jobs and cron ──
   {
