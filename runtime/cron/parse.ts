@@ -191,6 +191,8 @@ function parseField(piece: Piece, spec: FieldSpec): ParsedField {
     start += part.length + 1;
     if (part === "") fail(`An empty item in the list '${piece.text}' of ${spec.name}`, spec.name, item.offset > piece.offset ? { text: ",", offset: item.offset - 1 } : { text: ",", offset: item.offset });
     const text = upper(part);
+    // Spring reads 'L' and 'W' of day-of-month in capitals only (its names and day-of-week in any case).
+    if (isDayOfMonth && /[lw]/.test(part)) fail(`Write 'L' and 'W' in capitals in day-of-month: '${part}'`, spec.name, item);
     if (isDayOfMonth && /[LW]/.test(text)) field.dayOfMonthRules.push(parseDayOfMonthRule(item, spec));
     else if (isDayOfWeek && (text.includes("#") || text.endsWith("L"))) field.dayOfWeekRules.push(parseDayOfWeekRule(item, spec));
     else parseRangeItem(item, spec, values);
@@ -206,9 +208,20 @@ function resolveMacro(trimmed: Piece): string {
   return expansion;
 }
 
+/**
+ * The fields, separated by spaces. Spring splits on spaces only, so another white-space character
+ * between fields (a tab) is refused, at its position, rather than read as a separator.
+ */
 function splitFields(expression: string): Piece[] {
+  const start = expression.length - expression.trimStart().length;
+  const inner = /\s/.exec(expression.trim().replace(/ /g, "x"));
+  if (inner !== null) {
+    const found = expression[start + inner.index]!;
+    const name = found === "\t" ? "a tab" : `the character U+${found.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+    fail(`Fields are separated by spaces, and ${name} stands between two here`, "expression", { text: found, offset: start + inner.index });
+  }
   const pieces: Piece[] = [];
-  for (const match of expression.matchAll(/\S+/g)) pieces.push({ text: match[0], offset: match.index ?? 0 });
+  for (const match of expression.matchAll(/[^ ]+/g)) if (match[0].trim() !== "") pieces.push({ text: match[0].trim(), offset: (match.index ?? 0) + (match[0].length - match[0].trimStart().length) });
   return pieces;
 }
 

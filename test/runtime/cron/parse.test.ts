@@ -135,6 +135,19 @@ describe("cron syntax", () => {
     expect(syntaxError("0 0 0 * * 9").detail).toContain("0-7 or MON-SUN");
   });
 
+  it("separates fields by spaces only, as Spring does: a tab between two is refused at its position", () => {
+    const error = syntaxError("0 0 0 * *\t*");
+    expect([error.detail, error.offset]).toEqual(["Fields are separated by spaces, and a tab stands between two here", 9]);
+    expect(fires("\t0 0 6 * * *  ", "2025-01-01T00:00:00Z")[0]).toBe("2025-01-01T06:00:00Z"); // around the fields, white space is trimmed
+  });
+
+  it("reads L and W of day-of-month in capitals only, as Spring does (weekday names and 5L in any case)", () => {
+    for (const expression of ["0 0 0 l * *", "0 0 0 lw * *", "0 0 0 15w * *", "0 0 0 l-3 * *"]) {
+      expect(syntaxError(expression).detail).toMatch(/^Write 'L' and 'W' in capitals in day-of-month/);
+    }
+    expect(fires("0 0 0 ? * 5l", "2025-01-01T00:00:00Z")[0]).toBe("2025-01-31T00:00:00Z");
+  });
+
   it("throws a TypeError for a non-string", () => {
     expect(() => CronExpression.parse(42 as unknown as string)).toThrow(TypeError);
   });
