@@ -5,6 +5,7 @@
 // as absent. A bad body is a 400 that names each problem with its path.
 import { ErrorCodes } from "../model/errors.js";
 import { parseDuration } from "../model/duration.js";
+import { toEpochMs } from "../model/schedule-rule.js";
 import { HttpError } from "./http-error.js";
 
 interface FieldType {
@@ -100,9 +101,6 @@ export function bodyValidator(manifest: ManifestLike): BodyValidator {
   };
 }
 
-/** An ISO-8601 date-time with its offset (`Z` or `±hh:mm`): read the same on every host. */
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
-
 function decodeBuiltin(name: string, value: unknown, path: string, problems: string[]): unknown {
   switch (name) {
     case "int":
@@ -124,9 +122,16 @@ function decodeBuiltin(name: string, value: unknown, path: string, problems: str
       return value;
     case "instant": {
       if (Number.isSafeInteger(value)) return value;
-      const ms = typeof value === "string" && ISO_INSTANT.test(value) ? Date.parse(value) : NaN;
-      if (!Number.isSafeInteger(ms)) problems.push(`${path}: must be an instant: epoch milliseconds, or ISO-8601 with its offset ("2026-03-01T10:00:00Z")`);
-      return ms;
+      // The runtime's one reading of an instant (ScheduleRule.at's): ISO-8601 with its offset.
+      if (typeof value === "string") {
+        try {
+          return toEpochMs(value);
+        } catch {
+          // reported below
+        }
+      }
+      problems.push(`${path}: must be an instant: epoch milliseconds, or ISO-8601 with its offset ("2026-03-01T10:00:00Z")`);
+      return value;
     }
     case "duration": {
       if (Number.isSafeInteger(value) && (value as number) >= 0) return value;

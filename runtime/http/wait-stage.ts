@@ -7,6 +7,7 @@ import type { IncomingMessage } from "node:http";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
 import type { WowHost } from "../hosting/create-host.js";
+import { header, Headers } from "./command-handler.js";
 import { HttpError } from "./http-error.js";
 
 export type WaitStage = "SENT" | "PROCESSED" | "EVENT_HANDLED" | "SAGA_HANDLED";
@@ -22,21 +23,16 @@ export interface WaitRequest {
   readonly timeoutMs: number;
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** The wait a request asks for (default PROCESSED); a stage or timeout it cannot have is a 400. */
 export function waitRequestOf(req: IncomingMessage): WaitRequest {
-  const stageText = header(req, "command-wait-stage")?.trim().toUpperCase() ?? "PROCESSED";
+  const stageText = header(req, Headers.WaitStage)?.trim().toUpperCase() ?? "PROCESSED";
   if (stageText === "SNAPSHOT" || stageText === "PROJECTED") {
     throw new HttpError(400, ErrorCodes.IllegalArgument, `Command-Wait-Stage ${stageText}: this runtime keeps no snapshots or projections; wait for ${SUPPORTED.join(", ")}`);
   }
   if (!(SUPPORTED as readonly string[]).includes(stageText)) {
     throw new HttpError(400, ErrorCodes.IllegalArgument, `Command-Wait-Stage ${JSON.stringify(stageText.slice(0, 40))} is not a stage: use ${SUPPORTED.join(", ")}`);
   }
-  const timeoutText = header(req, "command-wait-timeout");
+  const timeoutText = header(req, Headers.WaitTimeout);
   let timeoutMs = DEFAULT_WAIT_TIMEOUT_MS;
   if (timeoutText !== undefined) {
     timeoutMs = /^\d{1,9}$/.test(timeoutText.trim()) ? Number(timeoutText.trim()) : NaN;

@@ -69,6 +69,11 @@ export class JobManager {
     return this.options.ownership.partitions;
   }
 
+  /** The job of an instance (`<job>` or a sharded job's `<job>#<partition>`). */
+  private entryOf(ref: AggregateRef): { context: string; job: SagaJobRegistration } | undefined {
+    return this.jobs.get(`${ref.context}.${parseInstanceId(ref.id).job}`);
+  }
+
   job(context: string, name: string): SagaJobRegistration | undefined {
     return this.jobs.get(`${context}.${name}`)?.job;
   }
@@ -91,7 +96,7 @@ export class JobManager {
   async startSystemJobs(send: CommandSender): Promise<CommandResult[]> {
     const results: CommandResult[] = [];
     for (const ref of this.systemInstances()) {
-      const { job } = this.jobs.get(`${ref.context}.${ref.id.replace(/#\d+$/, "")}`)!;
+      const { job } = this.entryOf(ref)!;
       await this.options.store.rememberInstance(ref);
       if (this.options.enabled(job)) {
         results.push(await send(commandMessage(JobCommands.Enable, { host: true }, ref)));
@@ -102,7 +107,7 @@ export class JobManager {
     // A TENANT instance enabled without a rule of its own follows the host's, which the config may
     // have changed since: it is re-enabled with it (nothing happens when the rule is the same).
     for (const ref of await this.options.store.instances()) {
-      const entry = this.jobs.get(`${ref.context}.${parseInstanceId(ref.id).job}`);
+      const entry = this.entryOf(ref);
       if (entry?.job.scope !== "TENANT") continue;
       const state = await this.state(ref);
       if (state.enabled && !state.own) results.push(await send(commandMessage(JobCommands.Enable, { host: true }, ref)));
@@ -130,7 +135,7 @@ export class JobManager {
   }
 
   async view(ref: AggregateRef, fireTimes = 3): Promise<JobInstanceView | undefined> {
-    const entry = this.jobs.get(`${ref.context}.${ref.id.replace(/#\d+$/, "")}`);
+    const entry = this.entryOf(ref);
     if (!entry) return undefined;
     const { job } = entry;
     const state = await this.state(ref);
