@@ -157,9 +157,15 @@ export class SpecOutcome<S> {
     return this;
   }
 
-  expectState(expected: S | ((state: S) => void)): this {
-    if (typeof expected === "function") (expected as (state: S) => void)(this.state);
-    else deepStrictEqual(this.state, expected, "state");
+  /**
+   * The state after the command: equal to `expected`, or passing `expected(state)`, a function that
+   * asserts (throws) or answers; an answer of `false` fails, as a predicate would be read.
+   */
+  expectState(expected: S | ((state: S) => boolean | void)): this {
+    if (typeof expected === "function") {
+      const answer = (expected as (state: S) => boolean | void)(this.state);
+      ok(answer !== false, `expected the state to pass ${expected.toString().slice(0, 120)}, but it did not: ${JSON.stringify(this.state)}`);
+    } else deepStrictEqual(this.state, expected, "state");
     return this;
   }
 

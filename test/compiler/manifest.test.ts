@@ -1,6 +1,7 @@
 // The e-shop manifest: golden file (refresh with UPDATE_GOLDEN=1), valid against the shipped JSON
 // Schema, and byte-identical whatever the working directory or the order the files are given in.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -29,6 +30,11 @@ describe("manifest", () => {
       writeFileSync(golden, text);
     }
     expect(text).toBe(readFileSync(golden, "utf8"));
+  });
+
+  it("ships its schema where a consumer imports it: wowc/schemas/wow-manifest.schema.json", () => {
+    const resolved = createRequire(import.meta.url).resolve("wowc/schemas/wow-manifest.schema.json");
+    expect(resolved).toBe(schemaPath);
   });
 
   it("validates against schemas/wow-manifest.schema.json", () => {

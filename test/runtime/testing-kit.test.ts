@@ -41,6 +41,12 @@ describe("aggregateSpec", () => {
       .expectState((s) => expect(s.status).toBe("AWAITING_PAYMENT"));
   });
 
+  it("expectState with a predicate fails when it answers false, and passes when it answers true", async () => {
+    const then = await aggregateSpec(order, { services }).given(created).when({ type: T.ConfirmOrder, body: {} });
+    expect(() => then.expectState((s) => s.status === "PAID")).toThrow(/expected the state to pass/);
+    then.expectState((s) => s.status === "AWAITING_PAYMENT");
+  });
+
   it("expects cancellations", async () => {
     const then = await aggregateSpec(order).given(created, { type: T.OrderConfirmed, body: {} }).when({ type: T.PayOrder, body: {} });
     then.expectEventTypes(T.OrderPaid).expectCancellations(GRACE_KEY).expectNoSchedules();
