@@ -1,6 +1,6 @@
 // The test kit: virtual clock, aggregateSpec, scheduleSpec.
 import { describe, expect, it } from "vitest";
-import { Decision, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration } from "../../runtime/index.js";
+import { Decision, MemoryJournal, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration } from "../../runtime/index.js";
 import { VirtualClock, aggregateSpec, scheduleSpec } from "../../runtime/testing/index.js";
 import { GRACE_KEY, T, order } from "./fixtures/order-domain.js";
 
@@ -109,6 +109,33 @@ describe("scheduleSpec", () => {
     ]);
     expect(sent[0]!.result).toMatchObject({ outcome: "decided", errorCode: "Ok" });
     expect(spec.commands).toHaveLength(1);
+    await spec.stop();
+  });
+
+  it("advanceTime rethrows a store error of its own advance only: after the store recovers, later advances deliver", async () => {
+    const inner = new MemoryJournal();
+    let failNext = false;
+    const journal = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          if (failNext && (key === "dueTimers" || key === "claimDue")) {
+            failNext = false;
+            return Promise.reject(new Error("store hiccup"));
+          }
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const spec = scheduleSpec({ aggregates: [order], services, journal, start: "2026-10-20T00:00:00Z" });
+    const ref = aggregateRef("eshop-order", "order", "o-1");
+    await spec.send(commandMessage(T.CreateOrder, { items: ["mug"] }, ref));
+    failNext = true;
+    await expect(spec.advanceTime("2s")).rejects.toThrow("store hiccup");
+    await spec.send(commandMessage(T.SetSchedule, { key: "p", rule: ScheduleRule.after("1m"), command: { type: T.Touch, body: {} } }, ref));
+    const sent = await spec.advanceTime("2m");
+    expect(sent.map((s) => s.command.type)).toEqual([T.Touch]);
     await spec.stop();
   });
 });
