@@ -7,7 +7,7 @@ import type { CommandResult } from "../model/command-result.js";
 import type { EventDraft } from "../model/decision.js";
 import { commandMessage, type CommandDraft, type CommandMessage, type CommandOptions, type EventMessage } from "../model/messages.js";
 import type { AggregateRegistration, Services } from "../model/registration.js";
-import type { ScheduleRule } from "../model/schedule-rule.js";
+import { toEpochMs, type InstantInput, type ScheduleRule } from "../model/schedule-rule.js";
 import { SystemEvents, type ScheduleCancelledBody, type ScheduleSetBody } from "../model/system-events.js";
 import { CommandProcessor, replay } from "../processing/command-processor.js";
 import type { CronNext } from "../timers/cron-next.js";
@@ -22,12 +22,23 @@ export interface AggregateSpecOptions {
   readonly cronNext?: CronNext;
 }
 
-/** A schedule as a spec expects it; `target` left out means "this aggregate". */
+/** A schedule as a spec expects it; `target` left out means "this aggregate", `due` left out is not compared. */
 export interface ExpectedSchedule {
   readonly key: string;
   readonly rule: ScheduleRule;
   readonly command: CommandDraft;
   readonly target?: TargetRef;
+  /** When its command is first due (the first slot of a cron rule), e.g. `"2026-01-01T00:15:00Z"`. */
+  readonly due?: InstantInput;
+}
+
+/** A schedule the command set: `due` is its first slot's due time (epoch ms). */
+export interface SpecSchedule {
+  readonly key: string;
+  readonly rule: ScheduleRule;
+  readonly command: CommandDraft;
+  readonly target: AggregateRef;
+  readonly due: number;
 }
 
 /**
@@ -50,6 +61,11 @@ export class AggregateSpec<S> {
     this.ref = aggregateRef(registration.context, registration.aggregate, options.id ?? "spec-aggregate", options.tenantId);
   }
 
+  /**
+   * The aggregate's history: each event its own commit, at versions 1, 2, … as a journal holds them
+   * after as many commands. Events only, as in Wow's test spec: schedules that the commands deciding
+   * them would have set are not set (`pendingTimers` holds those of the `when` command alone).
+   */
   given(...events: EventDraft[]): this {
     this.history.push(...events);
     return this;
@@ -72,27 +88,31 @@ export class AggregateSpec<S> {
   }
 }
 
+/** Appends `events` to `ref`'s stream, one commit (and version) per event. */
 async function seed(journal: MemoryJournal, ref: AggregateRef, events: readonly EventDraft[], clock: Clock): Promise<void> {
-  const commandId = `given-${randomUUID()}`;
-  const messages: EventMessage[] = events.map((e, i) => ({
-    eventId: randomUUID(),
-    type: e.type,
-    body: e.body,
-    aggregate: ref,
-    version: 1,
-    sequence: i + 1,
-    commandId,
-    requestId: commandId,
-    createdAt: clock.now(),
-  }));
-  await journal.append({ aggregate: ref, expectedVersion: 0, events: messages, request: { requestId: commandId, version: 1, errorCode: "Ok" }, timers: [] });
+  for (const [index, event] of events.entries()) {
+    const commandId = `given-${randomUUID()}`;
+    const version = index + 1;
+    const message: EventMessage = {
+      eventId: randomUUID(),
+      type: event.type,
+      body: event.body,
+      aggregate: ref,
+      version,
+      sequence: 1,
+      commandId,
+      requestId: commandId,
+      createdAt: clock.now(),
+    };
+    await journal.append({ aggregate: ref, expectedVersion: index, events: [message], request: { requestId: commandId, version, errorCode: "Ok" }, timers: [] });
+  }
 }
 
 /** What a `when` produced, with assertions that throw on a mismatch (and chain). */
 export class SpecOutcome<S> {
   /** The domain events committed (system events left out). */
   readonly events: readonly EventDraft[];
-  readonly schedules: readonly ExpectedSchedule[];
+  readonly schedules: readonly SpecSchedule[];
   readonly cancellations: readonly string[];
 
   constructor(
@@ -107,7 +127,7 @@ export class SpecOutcome<S> {
       .filter((e) => e.type === SystemEvents.ScheduleSet)
       .map((e) => {
         const body = e.body as ScheduleSetBody;
-        return { key: body.key, rule: body.rule, command: body.command, target: body.target };
+        return { key: body.key, rule: body.rule, command: body.command, target: body.target, due: body.due };
       });
     this.cancellations = result.events.filter((e) => e.type === SystemEvents.ScheduleCancelled).map((e) => (e.body as ScheduleCancelledBody).key);
   }
@@ -128,7 +148,10 @@ export class SpecOutcome<S> {
     return this.expectEvents();
   }
 
-  /** Exactly these schedules were set (in order); a target left out is this aggregate. */
+  /**
+   * Exactly these schedules were set (in order); a target left out is this aggregate, and a due time
+   * left out is not compared: `{ key, rule, command, due: "2026-01-01T00:15:00Z" }` also checks when.
+   */
   expectSchedules(...expected: ExpectedSchedule[]): this {
     this.expectDecided();
     const normal = expected.map((s) => ({
@@ -136,8 +159,10 @@ export class SpecOutcome<S> {
       rule: s.rule,
       command: { type: s.command.type, body: s.command.body },
       target: s.target ? { ...s.target, tenantId: s.target.tenantId ?? this.ref.tenantId } : this.ref,
+      ...(s.due === undefined ? {} : { due: toEpochMs(s.due) }),
     }));
-    deepStrictEqual(this.schedules, normal, "schedules");
+    const actual = this.schedules.map(({ due, ...schedule }, i) => (expected[i]?.due === undefined ? schedule : { ...schedule, due }));
+    deepStrictEqual(actual, normal, "schedules");
     return this;
   }
 

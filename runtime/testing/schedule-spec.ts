@@ -18,6 +18,7 @@ import type { AggregateRegistration, Services } from "../model/registration.js";
 import type { InstantInput } from "../model/schedule-rule.js";
 import type { CronNext } from "../timers/cron-next.js";
 import type { TimerOptions } from "../timers/timer-options.js";
+import type { Delivery } from "../timers/timer-service.js";
 import { VirtualClock } from "./virtual-clock.js";
 
 export interface ScheduleSpecOptions {
@@ -64,9 +65,15 @@ export interface EnableOptions {
 /** A scheduled command the timer service sent, and what came of it. */
 export interface SentCommand {
   readonly command: CommandMessage;
+  /** When it was sent (epoch ms): at `due`, or later after downtime or a retry's backoff. */
   readonly at: number;
+  /** When its slot was due (epoch ms; `command.schedule.due`). */
+  readonly due: number;
   readonly result?: CommandResult;
+  /** A technical failure (retried, or parked). */
   readonly error?: unknown;
+  /** The failure spent the last attempt: the timer is parked until an operator re-drives it. */
+  readonly parked: boolean;
 }
 
 /**
@@ -113,11 +120,16 @@ export class ScheduleSpec {
       ...(options.config ? { config: options.config } : {}),
       ...(options.ownership ? { ownership: options.ownership } : {}),
       ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
-      onDelivery: (d) => this.sent.push({ command: d.command, at: d.sentAt, ...(d.result ? { result: d.result } : {}), ...(d.error === undefined ? {} : { error: d.error }) }),
+      onDelivery: (d) => this.sent.push(sentCommand(d)),
       onDerived: (job, tick, commands) => this.derived.push({ job: job.name, tick, commands }),
       onError: (error) => this.errors.push(error),
     });
     this.host = this.app.core;
+    // A poll and its deliveries hold the clock at their instant until they end, also while a
+    // service awaits real I/O: their events are committed at the time they were due.
+    const timers = this.host.timers;
+    const poll = timers.pollOnce.bind(timers);
+    timers.pollOnce = () => this.clock.track(poll());
   }
 
   /** Enables a job instance (`wow.schedule.Enable`), as a tenant or the host does; an own rule may be given. */
@@ -141,7 +153,10 @@ export class ScheduleSpec {
     return this.app.send(command);
   }
 
-  /** Moves the virtual clock on; returns the scheduled commands sent meanwhile. */
+  /**
+   * Moves the virtual clock on; returns the scheduled commands sent meanwhile. At each instant the
+   * deliveries in flight end before time moves on, so their events are committed when they were due.
+   */
   async advanceTime(duration: DurationInput): Promise<SentCommand[]> {
     await this.start();
     const from = this.sent.length;
@@ -171,6 +186,11 @@ export class ScheduleSpec {
     this.started = false;
     await this.app.stop();
   }
+}
+
+function sentCommand(delivery: Delivery): SentCommand {
+  const { command, sentAt, result, error, parked } = delivery;
+  return { command, at: sentAt, due: command.schedule?.due ?? sentAt, ...(result ? { result } : {}), ...(error === undefined ? {} : { error }), parked };
 }
 
 /** Wraps each service so that calls to its functions are recorded (the spec's `asked`). */

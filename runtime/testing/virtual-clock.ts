@@ -17,6 +17,13 @@ interface Sleeper {
  */
 const QUIET_TURNS = 2;
 
+/**
+ * Quiet turns in a row after which work `track`ed as in flight, and not settled, counts as waiting
+ * for something the run at this instant does not bring (a promise a test resolves after the advance):
+ * time moves on without it. Work that awaits I/O or `setImmediate` settles long before.
+ */
+const IN_FLIGHT_QUIET_TURNS = 10_000;
+
 /** Turns one virtual instant may take before the clock gives up: a loop that never sleeps on it. */
 const DEFAULT_MAX_TURNS = 100_000;
 
@@ -31,8 +38,9 @@ function turn(): Promise<void> {
 
 /**
  * A clock that moves only when told. `advanceTime` wakes every sleeper in due order, and at each
- * instant lets all the work run until it is quiet again before moving on, so timers fire at their
- * exact virtual times (a backlog of many batches included).
+ * instant lets all the work run until it is quiet again (and the work in flight that was `track`ed
+ * has settled) before moving on, so timers fire at their exact virtual times (a backlog of many
+ * batches included).
  */
 export class VirtualClock implements Clock {
   private current: number;
@@ -43,6 +51,8 @@ export class VirtualClock implements Clock {
   /** Turns spent at the current instant in this `advanceTo`. */
   private turnsHere = 0;
   private readonly maxTurns: number;
+  /** Tracked work not settled yet. */
+  private inFlight = 0;
 
   constructor(start: InstantInput = 0, options: VirtualClockOptions = {}) {
     this.current = toEpochMs(start);
@@ -73,6 +83,21 @@ export class VirtualClock implements Clock {
       this.sleepers.push(sleeper);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
+  }
+
+  /**
+   * Marks `work` as in flight at the current instant: time does not move on until it settles, even
+   * while it awaits something other than this clock (a service's I/O, `setImmediate`) for more turns
+   * than the work of an instant usually goes quiet for (up to IN_FLIGHT_QUIET_TURNS). Returns `work`.
+   */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight++;
+    const done = () => {
+      this.inFlight--;
+      this.uses++; // what follows the work's end gets its turns too
+    };
+    void work.then(done, done);
+    return work;
   }
 
   /** Moves time forward by `duration`, waking sleepers (and running what they start) in order. */
@@ -115,9 +140,9 @@ export class VirtualClock implements Clock {
     this.current = Math.max(this.current, instant);
   }
 
-  /** Yields turns until QUIET_TURNS pass in a row without a use of the clock. */
+  /** Yields turns until QUIET_TURNS pass in a row without a use of the clock (IN_FLIGHT_QUIET_TURNS while tracked work is in flight). */
   private async settle(): Promise<void> {
-    for (let quiet = 0; quiet < QUIET_TURNS; ) {
+    for (let quiet = 0; quiet < (this.inFlight > 0 ? IN_FLIGHT_QUIET_TURNS : QUIET_TURNS); ) {
       const seen = this.uses;
       await turn();
       if (++this.turnsHere > this.maxTurns) {
