@@ -3,10 +3,13 @@
 // same source line as the previous token it stays there (a trailing comment), otherwise it gets its
 // own line (a leading comment). Blank lines of the source survive where a line starts (at most one).
 import type { IToken } from "chevrotain";
-import { LineComment } from "../../grammar/tokens.js";
+import { DocComment, LineComment } from "../../grammar/tokens.js";
 
 const INDENT = "  ";
-const BLANK_LINE = /\n[^\S\n]*\n/;
+/** Two line breaks with only spaces between: `\n`, `\r\n` or a lone `\r` (old Mac line ends). */
+const BLANK_LINE = /(?:\r\n|\r(?!\n)|\n)[^\S\r\n]*(?:\r\n|\r(?!\n)|\n)/;
+const LINE_BREAK = /\r\n|\r|\n/;
+const SPACE = /\s*/y;
 const TRAILING_GAP = /^[^\S\r\n]*(?:,[^\S\r\n]*)?$/;
 
 export class Emitter {
@@ -55,6 +58,40 @@ export class Emitter {
   /** Writes text that is not a source token (a separator the layout adds). */
   synthetic(text: string, space: boolean): void {
     this.write(text, space, undefined);
+  }
+
+  /**
+   * Writes the separator between two items of a list: `text` (may be empty: fields need none), or
+   * the source comma after the comments before it when one of them is a doc comment. Such a doc
+   * comment documents nothing (a comma follows it); moved after the separator it would document the
+   * next item.
+   */
+  separator(text: string): void {
+    const comma = this.commaAfterDoc();
+    if (comma === undefined) {
+      if (text !== "") this.write(text, false, undefined);
+      return;
+    }
+    this.flushComments(comma);
+    // Right after the last comment, on its line (only a line comment pushes it to the next one).
+    this.breakPending = this.comments[this.next - 1]!.tokenType === LineComment;
+    this.write(",", false, undefined);
+    this.lastEnd = comma + 1;
+  }
+
+  /** The offset of the source comma after the comments that follow the last token, when one of them is a doc comment. */
+  private commaAfterDoc(): number | undefined {
+    let end = this.lastEnd;
+    let doc = false;
+    for (let i = this.next; i < this.comments.length; i++) {
+      const comment = this.comments[i]!;
+      if (this.text.slice(end, comment.startOffset).trim() !== "") break;
+      doc ||= comment.tokenType === DocComment;
+      end = comment.startOffset + comment.image.length;
+    }
+    SPACE.lastIndex = end;
+    SPACE.exec(this.text);
+    return doc && this.text[SPACE.lastIndex] === "," ? SPACE.lastIndex : undefined;
   }
 
   /** The next text follows the previous one without a space (the first item after `(` or `[`). */
@@ -137,34 +174,44 @@ export class Emitter {
     while (this.next < this.comments.length && this.comments[this.next]!.startOffset < before) {
       const comment = this.comments[this.next++]!;
       const image = comment.tokenType === LineComment ? comment.image.trimEnd() : comment.image;
-      const multiline = image.includes("\n") || image.includes("\r");
-      const sameLine = this.line !== "" && !this.breakPending && !/[\n\r]/.test(this.text.slice(this.lastEnd, comment.startOffset));
-      if (sameLine && !multiline) {
-        this.line += ` ${image}`;
+      const sameLine = this.line !== "" && !this.breakPending && !LINE_BREAK.test(this.text.slice(this.lastEnd, comment.startOffset));
+      if (sameLine) {
+        // A trailing comment, even a block comment over several lines, stays after its token.
+        this.line += ` ${this.reindent(image, comment.startOffset, this.column() + 1, this.lineIndent)}`;
       } else {
         this.newline();
         this.startLine(comment.startOffset);
-        this.line = this.reindent(image, comment.startOffset);
+        this.line = this.reindent(image, comment.startOffset, this.depth * INDENT.length, this.depth);
       }
-      this.breakPending = comment.tokenType === LineComment || !(sameLine && !multiline);
+      this.breakPending = comment.tokenType === LineComment || !sameLine;
       this.afterOpener = false;
       this.lastEnd = comment.startOffset + comment.image.length;
     }
   }
 
-  /** A block comment's later lines move with its first: up to its old column of leading space is replaced by the new indentation. */
-  private reindent(image: string, start: number): string {
-    const lines = image.split(/\r\n|\r|\n/);
+  /** The output column after the current line (its last line, when a block comment spans several). */
+  private column(): number {
+    const lastLine = this.line.slice(this.line.lastIndexOf("\n") + 1);
+    return (lastLine === this.line ? this.lineIndent * INDENT.length : 0) + lastLine.length;
+  }
+
+  /**
+   * A block comment's later lines move with its first, from its source column to `column`: each
+   * keeps its leading space shifted by as much, but never less than `depth` indentation.
+   */
+  private reindent(image: string, start: number, column: number, depth: number): string {
+    const lines = image.split(LINE_BREAK);
     if (lines.length === 1) return image;
     const lineStart = Math.max(this.text.lastIndexOf("\n", start - 1), this.text.lastIndexOf("\r", start - 1)) + 1;
-    const column = start - lineStart;
-    const indent = INDENT.repeat(this.depth);
+    const shift = column - (start - lineStart);
+    const indent = INDENT.repeat(depth);
     return lines
       .map((line, index) => {
         if (index === 0) return line.trimEnd();
+        const rest = line.trim();
+        if (rest === "") return "";
         const leading = line.length - line.trimStart().length;
-        const rest = line.slice(Math.min(column, leading)).trimEnd();
-        return rest === "" ? "" : indent + rest;
+        return indent + " ".repeat(Math.max(leading + shift - indent.length, 0)) + rest;
       })
       .join("\n");
   }

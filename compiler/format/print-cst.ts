@@ -120,7 +120,7 @@ export class CstPrinter {
     items.forEach((item, index) => {
       this.out.newline();
       print(item);
-      if (separator !== "" && index < items.length - 1) this.out.synthetic(separator, false);
+      if (index < items.length - 1) this.out.separator(separator);
     });
     this.out.commentsBefore(close.startOffset);
     this.out.dedent();
@@ -200,7 +200,7 @@ export class CstPrinter {
     items.forEach((item, index) => {
       this.out.newline();
       print(item);
-      if (index < items.length - 1) this.out.synthetic(",", false);
+      if (index < items.length - 1) this.out.separator(",");
     });
     this.out.commentsBefore(close.startOffset);
     this.out.dedent();

@@ -1,6 +1,6 @@
 // Seeded property test: comments inserted between any two tokens of the examples and the
-// REFERENCE.md snippets are all kept, the manifest-relevant tokens are unchanged and formatting
-// stays idempotent. Also CRLF line ends.
+// REFERENCE.md snippets are all kept, the manifest-relevant tokens and each doc comment's place
+// (formatText checks both) are unchanged and formatting stays idempotent. Also CRLF line ends.
 import { describe, expect, it } from "vitest";
 import { formatText } from "../../compiler/format/format-text.js";
 import { lexFile } from "../../compiler/parse/parse-file.js";
@@ -14,7 +14,14 @@ function random(seed: number): () => number {
   };
 }
 
-const kinds = [" // line note\n", " /* block */ ", "\n/* block\n   on two lines */\n", "\n\n// after a blank line\n", " /** doc */ "];
+const kinds = [
+  " // line note\n",
+  " /* block */ ",
+  "\n/* block\n   on two lines */\n",
+  " /* trailing block\n     on two lines */ ",
+  "\n\n// after a blank line\n",
+  " /** doc */ ",
+];
 
 /** Inserts `count` comments at random token boundaries of `text`. */
 function withComments(text: string, seed: number, count: number): string {
