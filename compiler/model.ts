@@ -142,3 +142,11 @@ export interface ProgramModel {
   /** Sorted by name. */
   readonly contexts: readonly ContextModel[];
 }
+
+/**
+ * The name of a saga's durable subscription (an event handler's or a job's): `<saga>.<function>`.
+ * The runtime keeps its checkpoint under this name, which has no context (WOW3027 keeps it unique).
+ */
+export function subscriptionName(saga: string, fn: string): string {
+  return `${saga}.${fn}`;
+}

@@ -110,7 +110,7 @@ function renameContexts(contexts: Readonly<Record<string, ManifestContext>>, ren
     if (Array.isArray(value)) return value.map(walk);
     if (value === null || typeof value !== "object") return value;
     // Source paths (`shop.wow:3`) and docs are text, not names.
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), k === "source" || k === "sources" || k === "doc" ? v : walk(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), k === "source" || k === "sources" || k === "doc" || k === "stateDoc" ? v : walk(v)]));
   };
   return Object.fromEntries(Object.entries(contexts).map(([name, c]) => [name, walk(c) as ManifestContext]));
 }

@@ -53,6 +53,8 @@ export interface AggregateView {
   readonly aggregate: string;
   readonly name: string;
   readonly state: string;
+  /** The `state` block's doc comment, or a line naming the aggregate. */
+  readonly stateDoc: string;
   readonly stateFields: readonly FieldView[];
   readonly commands: readonly MessageView[];
   readonly events: readonly MessageView[];
@@ -79,6 +81,7 @@ export function aggregateView(context: string, aggregate: AggregateModel, import
     aggregate: stringLiteral(aggregate.name),
     name,
     state: `${name}State`,
+    stateDoc: docComment(aggregate.decl.members.find((m) => m.kind === "State")?.doc ?? `The state of aggregate ${name}.`),
     stateFields: fieldViews(aggregate.state, imports, "  "),
     commands: aggregate.commands.map((command) => messageView(context, command, "Command", imports)),
     events: aggregate.events.map((event) => messageView(context, event, "Event", imports)),

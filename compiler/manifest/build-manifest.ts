@@ -3,16 +3,17 @@
 // canonicalJson has nothing to reorder (it would, at a cost, for a key out of order).
 import type { Location } from "../ast.js";
 import { positionOf } from "../diagnostics/line-map.js";
-import type {
-  AggregateModel,
-  CommandModel,
-  ContextModel,
-  FieldModel,
-  JobModel,
-  ProgramModel,
-  SagaModel,
-  ScheduledCommand,
-  ServiceParameter,
+import {
+  subscriptionName,
+  type AggregateModel,
+  type CommandModel,
+  type ContextModel,
+  type FieldModel,
+  type JobModel,
+  type ProgramModel,
+  type SagaModel,
+  type ScheduledCommand,
+  type ServiceParameter,
 } from "../model.js";
 import { commandRoute } from "./routes.js";
 import {
@@ -96,6 +97,7 @@ function aggregateOf(context: string, aggregate: AggregateModel): ManifestAggreg
     qualifiedName: `${context}.${aggregate.name}`,
     source: sourceOf(aggregate.decl.loc),
     state: aggregate.state.map(fieldOf),
+    ...stateDoc(aggregate),
   };
 }
 
@@ -109,6 +111,7 @@ function commandOf(context: string, aggregate: string, command: CommandModel): M
     fields: command.fields.map(fieldOf),
     handler: {
       blocking: handler.blocking,
+      ...doc(handler.decl.doc),
       function: handler.function,
       produces: sorted(handler.produces.map((e) => e.qualifiedName)),
       schedules: schedulesOf(handler.schedules),
@@ -129,12 +132,13 @@ function sagaOf(context: string, saga: SagaModel): ManifestSaga {
       saga.eventHandlers.map((h) => ({
         blocking: h.blocking,
         commands: sorted(h.commands.map((c) => c.qualifiedName)),
+        ...doc(h.decl.doc),
         event: h.event.qualifiedName,
         function: h.function,
         schedules: schedulesOf(h.schedules),
         services: h.services.map(serviceOf),
         source: sourceOf(h.decl.loc),
-        subscription: `${saga.name}.${h.function}`,
+        subscription: subscriptionName(saga.name, h.function),
       })),
       (h) => h.event,
     ),
@@ -145,10 +149,11 @@ function sagaOf(context: string, saga: SagaModel): ManifestSaga {
       saga.rejectionHandlers.map((h) => ({
         blocking: h.blocking,
         command: h.command.qualifiedName,
+        ...doc(h.decl.doc),
         function: h.function,
         services: h.services.map(serviceOf),
         source: sourceOf(h.decl.loc),
-        subscription: `${saga.name}.${h.function}`,
+        subscription: subscriptionName(saga.name, h.function),
       })),
       (h) => h.command,
     ),
@@ -170,7 +175,7 @@ function jobOf(job: JobModel): ManifestJob {
     services: job.services.map(serviceOf),
     sharded: job.sharded,
     source: sourceOf(job.decl.loc),
-    subscription: `${job.saga}.${job.function}`,
+    subscription: subscriptionName(job.saga, job.function),
     zone: job.zone,
   };
 }
@@ -193,6 +198,13 @@ function schedulesOf(schedules: readonly ScheduledCommand[]): ManifestSchedule[]
 
 function sourceOf(loc: Location): ManifestSource {
   return `${loc.file.path}:${positionOf(loc.file, loc.start).line}`;
+}
+
+/** The doc comment of the aggregate's `state` block, as `stateDoc` (`state` is its list of fields). */
+function stateDoc(aggregate: AggregateModel): { stateDoc?: string } {
+  const block = aggregate.decl.members.find((m) => m.kind === "State");
+  const text = doc(block?.doc).doc;
+  return text === undefined ? {} : { stateDoc: text };
 }
 
 function doc(text: string | undefined): { doc?: string } {

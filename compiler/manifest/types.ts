@@ -45,6 +45,8 @@ export interface ManifestSchedule {
 
 export interface ManifestCommandHandler {
   readonly function: string;
+  /** The doc comment of the handler (`on COMMAND`); the command's own is the command's `doc`. */
+  readonly doc?: string;
   readonly services: readonly ManifestServiceParameter[];
   readonly produces: readonly string[];
   readonly schedules: readonly ManifestSchedule[];
@@ -79,6 +81,8 @@ export interface ManifestAggregate {
   readonly qualifiedName: string;
   readonly doc?: string;
   readonly state: readonly ManifestField[];
+  /** The doc comment of the `state` block. */
+  readonly stateDoc?: string;
   readonly commands: Readonly<Record<string, ManifestCommand>>;
   readonly events: Readonly<Record<string, ManifestEvent>>;
   readonly source: ManifestSource;
@@ -88,6 +92,7 @@ export interface ManifestEventHandler {
   /** Qualified name of the event. */
   readonly event: string;
   readonly function: string;
+  readonly doc?: string;
   /** `<saga>.<function>`: the durable subscription that delivers the event. */
   readonly subscription: string;
   readonly services: readonly ManifestServiceParameter[];
@@ -101,6 +106,7 @@ export interface ManifestRejectionHandler {
   /** Qualified name of the command whose rejections this handler receives. */
   readonly command: string;
   readonly function: string;
+  readonly doc?: string;
   readonly subscription: string;
   readonly services: readonly ManifestServiceParameter[];
   readonly blocking: boolean;

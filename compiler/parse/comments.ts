@@ -18,17 +18,35 @@ export function toComments(file: SourceFile, tokens: readonly IToken[]): Comment
   return comments;
 }
 
-/** The text of a doc comment: delimiters, leading `*` and common blank lines removed. */
+/**
+ * The text of a doc comment: delimiters, blank first and last lines and each line's leading `*` (with
+ * the whitespace before it) removed, then the indentation shared by the lines written with `*`, and
+ * that shared by the lines written without. Indentation beyond the shared one is kept, as TypeScript
+ * reads JSDoc: an indented example stays indented.
+ */
 export function docText(raw: string): string {
   const body = raw.slice(3, raw.length - 2);
-  const lines = body.split(/\r\n|\r|\n/).map((line, index) => {
-    const trimmed = index === 0 ? line : line.replace(/^\s*\*? ?/, "");
-    return trimmed.trimEnd();
-  });
-  while (lines.length > 0 && lines[0]!.trim() === "") lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
-  if (lines.length > 0) lines[0] = lines[0]!.trimStart();
-  return lines.join("\n");
+  const lines = body.split(/\r\n|\r|\n/).map((line) => line.trimEnd());
+  const starred = lines.map((line, index) => index > 0 && STAR.test(line));
+  const text = lines.map((line, index) => (index === 0 ? line.trimStart() : line.replace(STAR, "")));
+  dedent(text, (index) => index > 0 && starred[index]!);
+  dedent(text, (index) => index > 0 && !starred[index]!);
+  while (text.length > 0 && text[0] === "") text.shift();
+  while (text.length > 0 && text[text.length - 1] === "") text.pop();
+  return text.join("\n");
+}
+
+/** A doc comment line's leading `*`, with the whitespace before it. */
+const STAR = /^\s*\*/;
+
+/** Removes from the chosen lines the leading whitespace they all share (blank lines aside). */
+function dedent(lines: string[], chosen: (index: number) => boolean): void {
+  let margin = Infinity;
+  for (let i = 0; i < lines.length; i++) {
+    if (chosen(i) && lines[i] !== "") margin = Math.min(margin, lines[i]!.length - lines[i]!.trimStart().length);
+  }
+  if (margin === Infinity) return;
+  for (let i = 0; i < lines.length; i++) if (chosen(i)) lines[i] = lines[i]!.slice(margin);
 }
 
 /**

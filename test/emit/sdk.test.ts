@@ -52,6 +52,20 @@ describe("golden output for examples/eshop", () => {
   });
 });
 
+describe("doc comments", () => {
+  it("carries the state block's doc comment onto the state interface, and names the aggregate without one", () => {
+    const files = generate([
+      {
+        path: "shop.wow",
+        text: "context shop\naggregate Cart {\n  /** What a cart holds between visits. */\n  state { items: int }\n  @CreateAggregate\n  command Open {}\n  event Opened {}\n  @OnCommand(produces = [Opened])\n  on Open\n}\naggregate Till {\n  state { total: int }\n  @CreateAggregate\n  command Start {}\n  event Started {}\n  @OnCommand(produces = [Started])\n  on Start\n}\n",
+      },
+    ]);
+    const text = files.find((f) => f.path === "shop/aggregates.ts")!.text;
+    expect(text).toContain("/** What a cart holds between visits. */\nexport interface CartState {");
+    expect(text).toContain("/** The state of aggregate Till. */\nexport interface TillState {");
+  });
+});
+
 describe("the hostile fixture", () => {
   it("escapes docs, quotes, backticks and ${ and quotes nothing into code", () => {
     const all = hostile.map((f) => f.text).join("\n");
