@@ -1,6 +1,6 @@
 // Aggregates: state, commands (create/delete), events and command handlers (`@OnCommand`).
 import type { AggregateDeclaration, Field, HandlerDeclaration, Location, MessageDeclaration } from "../ast.js";
-import type { AggregateSymbol, ContextScope } from "../binder/symbols.js";
+import type { CommandSymbol, ContextScope, EventSymbol } from "../binder/symbols.js";
 import type { AggregateModel, CommandHandlerModel, CommandModel, EventModel, FieldModel } from "../model.js";
 import { readAnnotations } from "./annotations.js";
 import type { CheckContext } from "./context.js";
@@ -18,7 +18,6 @@ export function checkAggregate(decl: AggregateDeclaration, scope: ContextScope, 
   const { reporter, resolver } = cx;
   checkDeclarationName(decl.name, reporter);
   readAnnotations(decl.annotations, "aggregate", reporter);
-  const self = scope.symbols.get(decl.name.text);
   const aggregateName = decl.name.text;
 
   let state: FieldModel[] = [];
@@ -55,7 +54,7 @@ export function checkAggregate(decl: AggregateDeclaration, scope: ContextScope, 
 
   const handlers = new Map<string, CommandHandlerModel>();
   for (const handler of handlerDecls) {
-    const checked = checkCommandHandler(handler, self?.kind === "Aggregate" ? self : undefined, aggregateName, scope, cx);
+    const checked = checkCommandHandler(handler, decl, scope, cx);
     if (checked !== undefined && !handlers.has(checked.command)) handlers.set(checked.command, checked.model);
   }
 
@@ -79,33 +78,52 @@ export function checkAggregate(decl: AggregateDeclaration, scope: ContextScope, 
   return { decl, name: aggregateName, state, ...(stateLoc === undefined ? {} : { stateLoc }), commands, events };
 }
 
+/**
+ * Whether a command or event belongs to `self`. Decided by the declaration, not the name: an
+ * aggregate named like an earlier declaration (WOW2007) is not in its context's scope, and its
+ * checks must not run against that other declaration.
+ */
+function belongsTo(message: CommandSymbol | EventSymbol, self: AggregateDeclaration): boolean {
+  return message.aggregate.decl === self;
+}
+
+/**
+ * Whether `self` declares a command or event of this name that lost its name to an earlier
+ * declaration (WOW2007): a reference to it finds that other one, and the duplicate-name error says all.
+ */
+function declaresShadowed(message: CommandSymbol | EventSymbol, self: AggregateDeclaration, scope: ContextScope): boolean {
+  return message.context === scope.name && self.members.some((m) => m.kind === message.kind && m.name.text === message.name);
+}
+
 function checkCommandHandler(
   handler: HandlerDeclaration,
-  self: AggregateSymbol | undefined,
-  aggregateName: string,
+  self: AggregateDeclaration,
   scope: ContextScope,
   cx: CheckContext,
 ): { command: string; model: CommandHandlerModel } | undefined {
   const { reporter, resolver } = cx;
+  const aggregateName = self.name.text;
   const annotations = readAnnotations(handler.annotations, "aggregate handler", reporter);
   const services = resolveServices(handler.params, scope, resolver, reporter);
   const produceRefs = annotations.names("OnCommand", "produces");
   const produces = resolveList(produceRefs, scope, producedEvents, resolver, reporter);
   for (const event of produces) {
     cx.produced.add(event.qualifiedName);
-    if (self !== undefined && event.aggregate.qualifiedName !== self.qualifiedName) {
+    if (!belongsTo(event, self) && !declaresShadowed(event, self, scope)) {
       const ref = produceRefs.find((r) => r.name.text === event.name && (r.context?.text ?? scope.name) === event.context);
       reporter.report("WOW3009", { event: event.name, owner: event.aggregate.name, aggregate: aggregateName }, (ref ?? handler.target).loc);
     }
   }
   const schedules = resolveList(annotations.names("OnCommand", "schedules"), scope, scheduledCommands, resolver, reporter).map(
-    (command) => ({ command, targetRequired: self === undefined || command.aggregate.qualifiedName !== self.qualifiedName }),
+    (command) => ({ command, targetRequired: !belongsTo(command, self) }),
   );
 
   const command = resolver.resolve(handler.target, scope, handledCommand);
   if (command === undefined) return undefined;
-  if (self !== undefined && command.aggregate.qualifiedName !== self.qualifiedName) {
-    reporter.report("WOW3005", { aggregate: aggregateName, command: handler.target.text, owner: command.aggregate.name }, handler.target.loc);
+  if (!belongsTo(command, self)) {
+    if (!declaresShadowed(command, self, scope)) {
+      reporter.report("WOW3005", { aggregate: aggregateName, command: handler.target.text, owner: command.aggregate.name }, handler.target.loc);
+    }
     return undefined;
   }
   const first = cx.handled.get(command.qualifiedName);

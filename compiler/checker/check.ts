@@ -14,6 +14,7 @@ import type { Reporter } from "./reporter.js";
 import { Resolver } from "./resolve.js";
 import { checkRoutes } from "./routes.js";
 import { checkSaga } from "./sagas.js";
+import { checkSubscriptions } from "./subscriptions.js";
 import { exact } from "../parse/exact.js";
 
 export interface CheckOptions {
@@ -51,8 +52,14 @@ export function check(program: BoundProgram, reporter: Reporter, options: CheckO
     scopes.forEach((scope, i) => checkCompleteness(scope, checks[i]!.handled, produced, reporter));
   }
   const model = { contexts: sortedModels(checks.map((c) => c.model)) };
-  checkJobVariables(model, reporter);
+  checkAcrossContexts(model, reporter);
   return model;
+}
+
+/** The checks that read every context's model at once (a job's key, a subscription's name): redone on every compile. */
+export function checkAcrossContexts(model: ProgramModel, reporter: Reporter): void {
+  checkJobVariables(model, reporter);
+  checkSubscriptions(model, reporter);
 }
 
 /** Context models in name order (the program model's order). */

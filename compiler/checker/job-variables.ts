@@ -4,13 +4,8 @@
 // share every variable, and the generated config.ts could not list them both (WOW4009).
 import { environmentVariable, jobConfigs } from "../emit/config-view.js";
 import type { ProgramModel } from "../model.js";
-import type { Location } from "../ast.js";
-import type { Reporter } from "./reporter.js";
+import { compareLocations, type Reporter } from "./reporter.js";
 import { forEachSpelledAlike, looseHash } from "./spelled-alike.js";
-
-function compareLocations(a: Location, b: Location): number {
-  return a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : a.start - b.start;
-}
 
 /** Across the whole program (a job's key depends on the other contexts' job names). */
 export function checkJobVariables(model: ProgramModel, reporter: Reporter): void {

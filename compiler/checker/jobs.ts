@@ -1,9 +1,9 @@
 // `@OnSchedule` jobs: name, cron (Spring `CronExpression` semantics, through the runtime's engine),
 // zone, scope, sharded, misfire, commands.
 import type { JobDeclaration, Location, QualifiedName } from "../ast.js";
-import type { ContextScope } from "../binder/symbols.js";
+import type { CommandSymbol, ContextScope } from "../binder/symbols.js";
 import type { JobMisfire, JobModel, JobScope } from "../model.js";
-import { CronExpression, CronSyntaxError, isValidTimeZone } from "../../runtime/cron/index.js";
+import { CronExpression, CronSyntaxError, isValidTimeZone, zoneNames, zoneSpelling } from "../../runtime/cron/index.js";
 import { readAnnotations } from "./annotations.js";
 import type { CheckContext } from "./context.js";
 import { resolveList, resolveServices, sentCommands } from "./references.js";
@@ -15,7 +15,14 @@ const jobNamePattern = /^[A-Za-z0-9_-]+$/;
 const scopes: readonly JobScope[] = ["SYSTEM", "TENANT"];
 const misfires: readonly JobMisfire[] = ["COALESCE", "CATCH_UP"];
 
-export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope, cx: CheckContext): JobModel | undefined {
+/** A checked job: its model when it has no error, and the commands it lists either way. */
+export interface CheckedJob {
+  readonly model: JobModel | undefined;
+  /** What the job sends, even when it has an error elsewhere: its saga's rejection handlers count on it. */
+  readonly commands: readonly CommandSymbol[];
+}
+
+export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope, cx: CheckContext): CheckedJob {
   const { reporter, resolver } = cx;
   const annotations = readAnnotations(decl.annotations, "job", reporter);
   const services = resolveServices(decl.params, scope, resolver, reporter);
@@ -23,7 +30,7 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
     if (!decl.annotations.some((a) => a.name.text === "OnSchedule")) {
       reporter.report("WOW4003", { name: decl.name.text }, decl.name.loc);
     }
-    return undefined;
+    return { model: undefined, commands: [] };
   }
   let valid = true;
 
@@ -49,7 +56,7 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
 
   const zone = annotations.string("OnSchedule", "zone");
   if (zone !== undefined && !cx.verdicts.zone(zone.value)) {
-    reporter.report("WOW4006", { zone: zone.value, suggestion: didYouMean(nearest(zone.value, knownZones())) }, zone.loc);
+    reporter.report("WOW4006", { zone: zone.value, suggestion: zoneSuggestion(zone.value) }, zone.loc);
     valid = false;
   } else if (cronValid && zone !== undefined && !cx.verdicts.firesIn(cron.value, zone.value)) {
     reporter.report("WOW4010", { expression: cron.value, zone: zone.value }, cron.loc);
@@ -64,8 +71,8 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
     valid = false;
   }
   const commands = resolveList(annotations.names("OnSchedule", "commands"), scope, sentCommands, resolver, reporter);
-  if (!valid || jobScope === null || misfire === null) return undefined;
-  return {
+  if (!valid || jobScope === null || misfire === null) return { model: undefined, commands };
+  const model: JobModel = {
     decl,
     saga,
     name: name!.value,
@@ -79,6 +86,7 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
     services,
     blocking: annotations.has("Blocking"),
   };
+  return { model, commands };
 }
 
 /** Reports a cron expression Spring would refuse (pointing at the field inside the quotes) or one that never fires. */
@@ -162,8 +170,9 @@ function enumValue<T extends string>(ref: QualifiedName | undefined, argument: s
   return null;
 }
 
-let zones: readonly string[] | undefined;
-function knownZones(): readonly string[] {
-  zones ??= [...Intl.supportedValuesOf("timeZone"), "UTC"].sort();
-  return zones;
+/** The start of WOW4006's hint: the zone's right spelling when only its case is wrong, else the nearest name. */
+function zoneSuggestion(zone: string): string {
+  const spelling = zoneSpelling(zone);
+  if (spelling === undefined) return didYouMean(nearest(zone, zoneNames()));
+  return `${didYouMean(spelling)}Zone names are case-sensitive: Java's \`ZoneId\` (Wow, Spring) refuses any other spelling. `;
 }

@@ -17,3 +17,8 @@ export function where(loc: Location): string {
   const { line, column } = positionOf(loc.file, loc.start);
   return `${loc.file.path}:${line}:${column}`;
 }
+
+/** Source order: by file path, then offset. */
+export function compareLocations(a: Location, b: Location): number {
+  return a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : a.start - b.start;
+}

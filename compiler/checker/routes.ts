@@ -22,6 +22,8 @@ export function checkRoutes(context: string, aggregates: readonly AggregateModel
       return `${method} ${path}`;
     },
     (item, earlier) => {
+      // Two commands of one name: the duplicate-name error (WOW2007) already says it.
+      if (item.command.name === earlier.command.name) return;
       const { method, path } = route(item);
       const args = { name: item.command.name, other: `${earlier.aggregate.name}.${earlier.command.name}`, method, path };
       reporter.report("WOW3024", args, item.command.decl.name.loc);

@@ -34,12 +34,15 @@ export function checkSaga(decl: SagaDeclaration, scope: ContextScope, cx: CheckC
   const eventHandlers: SagaEventHandlerModel[] = [];
   const rejectionHandlers: SagaRejectionHandlerModel[] = [];
   const jobs: JobModel[] = [];
+  // The commands each member lists, even a member with an error elsewhere: one mistake, one error.
+  const sent = new Set<string>();
 
   for (const member of decl.members) {
     if (member.kind === "Job") {
       const job = checkJob(member, sagaName, scope, cx);
       claimFunction(member.name.text, member.name.loc);
-      if (job !== undefined) jobs.push(job);
+      for (const command of job.commands) sent.add(command.qualifiedName);
+      if (job.model !== undefined) jobs.push(job.model);
       continue;
     }
     const annotations = readAnnotations(member.annotations, "saga handler", reporter);
@@ -56,6 +59,8 @@ export function checkSaga(decl: SagaDeclaration, scope: ContextScope, cx: CheckC
     }
     const commands = resolveList(annotations.names("OnEvent", "commands"), scope, sentCommands, resolver, reporter);
     const schedules = resolveList(annotations.names("OnEvent", "schedules"), scope, scheduledCommands, resolver, reporter);
+    for (const command of commands) sent.add(command.qualifiedName);
+    for (const command of schedules) sent.add(command.qualifiedName);
     const event = resolver.resolve(member.target, scope, handledEvent);
     if (event === undefined || !firstHandler(member, `event:${event.qualifiedName}`, "event", handledTargets, sagaName, cx)) continue;
     const fn = `on${event.name}`;
@@ -72,12 +77,6 @@ export function checkSaga(decl: SagaDeclaration, scope: ContextScope, cx: CheckC
   }
 
   if (complete) {
-    const sent = new Set<string>();
-    for (const handler of eventHandlers) {
-      for (const command of handler.commands) sent.add(command.qualifiedName);
-      for (const scheduled of handler.schedules) sent.add(scheduled.command.qualifiedName);
-    }
-    for (const job of jobs) for (const command of job.commands) sent.add(command.qualifiedName);
     for (const handler of rejectionHandlers) {
       if (!sent.has(handler.command.qualifiedName)) {
         reporter.report("WOW3020", { saga: sagaName, name: handler.decl.target.text }, handler.decl.target.loc);

@@ -270,6 +270,11 @@ export const messages = {
     hint: "`await import(…)` of such a module calls that `then` and never settles. {exports}; rename it (e.g. '{suggestion}').",
   },
 
+  WOW3027: {
+    severity: "error",
+    message: "The subscription '{name}' of {what} in context '{context}' is already the subscription of a saga of context '{otherContext}' (at {other}).",
+    hint: "A saga's event handlers and jobs subscribe as `<saga>.<function>`, without the context (the runtime keeps each one's checkpoint under that name), so one host could not run both; rename one of the two sagas '{saga}'.",
+  },
   // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────
   WOW4001: {
     severity: "error",

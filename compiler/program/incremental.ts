@@ -16,9 +16,8 @@ import { bindContext, groupByContext } from "../binder/bind.js";
 import { checkContextSdkNames } from "../binder/sdk-names.js";
 import { scopeSignature } from "../binder/signature.js";
 import type { BoundProgram, ContextScope } from "../binder/symbols.js";
-import { checkContext, sortedModels, type ContextCheck } from "../checker/check.js";
+import { checkAcrossContexts, checkContext, sortedModels, type ContextCheck } from "../checker/check.js";
 import { checkCompleteness } from "../checker/completeness.js";
-import { checkJobVariables } from "../checker/job-variables.js";
 import { ScheduleVerdicts } from "../checker/jobs.js";
 import { Reporter } from "../checker/reporter.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -104,9 +103,9 @@ export class IncrementalProgram {
     const { program, rebound, reshaped } = phases.run("bind", () => this.bind(files, work));
     const models = phases.run("check", () => this.check(program, rebound, reshaped, complete, work));
     this.work = work;
-    // Across contexts (a job's key depends on the others' job names), so redone on every compile.
+    // Across contexts (a job's key, a subscription's name depend on the other contexts), so redone on every compile.
     const jobReporter = new Reporter();
-    checkJobVariables({ contexts: models }, jobReporter);
+    checkAcrossContexts({ contexts: models }, jobReporter);
     this.jobVariableDiagnostics = jobReporter.diagnostics;
 
     const diagnostics = sortDiagnostics(this.diagnostics(parsedFiles));

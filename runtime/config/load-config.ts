@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { CronExpression } from "../cron/cron-expression.js";
-import { isValidTimeZone } from "../cron/zone.js";
+import { isValidTimeZone, zoneAdvice } from "../cron/zone.js";
 import { parseDuration } from "../model/duration.js";
 import { WowConfigError } from "./config-error.js";
 import { pointer, readEnvironment, setOwn } from "./environment.js";
@@ -99,7 +99,7 @@ function semanticProblems(config: unknown, sourceOf: (path: string) => string): 
     const zone = typeof schedule?.zone === "string" ? schedule.zone : undefined;
     const zoneValid = zone !== undefined && isValidTimeZone(zone);
     if (zone !== undefined && !zoneValid) {
-      problem(`${base}/zone`, `unknown time zone '${zone}' (use an IANA name such as "Europe/Paris" or "UTC")`);
+      problem(`${base}/zone`, `unknown time zone '${zone}' (${zoneAdvice(zone)})`);
     }
     if (typeof schedule?.expression !== "string") continue;
     const text = schedule.expression;

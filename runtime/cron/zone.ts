@@ -3,6 +3,7 @@
 // "which offset holds at this instant, and until when?"; inside one period, local time is a plain
 // shift of UTC, so the search needs no Intl and no Date in its hot path. UTC never touches Intl.
 import { daysFromCivil, SECONDS_PER_DAY } from "./calendar.js";
+import { zoneLinks } from "./zone-links.js";
 
 /** The offset period containing an instant: set by `locate`, read right after (no allocation). */
 export interface ZoneClock {
@@ -142,32 +143,67 @@ class ZoneTable implements ZoneClock {
 const validity = new Map<string, boolean>();
 const tables = new Map<string, ZoneClock>();
 
-/** True for a time zone that Intl knows by an IANA name (e.g. "Europe/Berlin"), and for "UTC". */
+let names: readonly string[] | undefined;
+let spellings: Map<string, string> | undefined;
+
+/** The zone names of the tz database (Intl's own list and the links it leaves out), sorted: what a suggestion is picked from. */
+export function zoneNames(): readonly string[] {
+  names ??= [...new Set([...Intl.supportedValuesOf("timeZone"), ...zoneLinks, ...UTC_NAMES])].sort();
+  return names;
+}
+
+/**
+ * The tz database's spelling of `zone` when `zone` differs from it in case only ("asia/tokyo" →
+ * "Asia/Tokyo", "utc" → "UTC"), else undefined. Intl takes a zone in any case, but Java's `ZoneId`
+ * (the JVM hosts that read the same manifest) takes only this spelling.
+ */
+export function zoneSpelling(zone: string): string | undefined {
+  if (spellings === undefined) {
+    spellings = new Map();
+    for (const name of zoneNames()) spellings.set(name.toLowerCase(), name);
+  }
+  const spelling = spellings.get(zone.toLowerCase());
+  return spelling === zone ? undefined : spelling;
+}
+
+/**
+ * True for a time zone that Intl knows by an IANA name (e.g. "Europe/Berlin"), and for "UTC",
+ * spelt as the tz database spells it: "europe/berlin" is refused, as Java's `ZoneId` refuses it.
+ */
 export function isValidTimeZone(zone: string): boolean {
   if (typeof zone !== "string") return false;
   let valid = validity.get(zone);
   if (valid === undefined) {
-    valid = UTC_NAMES.has(zone);
-    if (!valid && /^[A-Za-z]/.test(zone)) {
-      try {
-        new Intl.DateTimeFormat("en-US", { timeZone: zone });
-        valid = true;
-      } catch {
-        valid = false;
-      }
-    }
+    valid = UTC_NAMES.has(zone) || (/^[A-Za-z]/.test(zone) && intlKnows(zone) && zoneSpelling(zone) === undefined);
     validity.set(zone, valid);
   }
   return valid;
 }
 
-/** The shared, cached clock of a zone. Throws RangeError for a zone Intl does not know. */
+function intlKnows(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What to write instead of a zone `isValidTimeZone` refuses: the right spelling, if only its case is wrong. */
+export function zoneAdvice(zone: string): string {
+  const spelling = zoneSpelling(zone);
+  return spelling === undefined
+    ? 'use an IANA name such as "Europe/Paris" or "UTC"'
+    : `zone names are case-sensitive: did you mean "${spelling}"?`;
+}
+
+/** The shared, cached clock of a zone. Throws RangeError for a zone `isValidTimeZone` refuses. */
 export function zoneClock(zone: string): ZoneClock {
   let clock = tables.get(zone);
   if (clock === undefined) {
     if (UTC_NAMES.has(zone)) clock = FIXED_UTC;
     else if (isValidTimeZone(zone)) clock = new ZoneTable(zone);
-    else throw new RangeError(`Unknown time zone '${String(zone)}': use an IANA name such as "Europe/Berlin", or "UTC"`);
+    else throw new RangeError(`Unknown time zone '${String(zone)}': ${zoneAdvice(String(zone))}`);
     tables.set(zone, clock);
   }
   return clock;

@@ -1,4 +1,4 @@
-import { isValidTimeZone } from "../cron/zone.js";
+import { isValidTimeZone, zoneAdvice } from "../cron/zone.js";
 import type { CronExpression } from "../cron/index.js";
 import type { ScheduleRule } from "../model/schedule-rule.js";
 import { parseCron, type CronNext } from "../timers/cron-next.js";
@@ -60,7 +60,7 @@ function cronDue(rule: Extract<ScheduleRule, { kind: "cron" }>, commitTime: numb
   } catch (error) {
     return { problem: `cron expression ${show(expression)}: ${(error as Error).message}` };
   }
-  if (!isValidTimeZone(zone)) return { problem: `unknown time zone ${show(zone)} (use an IANA name such as "Europe/Paris" or "UTC")` };
+  if (!isValidTimeZone(zone)) return { problem: `unknown time zone ${show(zone)} (${zoneAdvice(String(zone))})` };
   if (misfire !== "COALESCE" && misfire !== "CATCH_UP") return { problem: `misfire must be "COALESCE" or "CATCH_UP", got ${show(misfire)}` };
   if (cron.neverFires()) return { problem: `cron expression ${show(expression)} never fires: no date matches it` };
   const until = commitTime + FIRST_DUE_HORIZON_MS;

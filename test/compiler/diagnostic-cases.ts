@@ -596,6 +596,29 @@ export const cases: readonly DiagnosticCase[] = [
     `,
     expected: ["WOW3026 1:9"],
   },
+  {
+    code: "WOW3027",
+    title: "sagas of one name in two contexts that handle events of one name: both subscribe as `Relay.onPinged`",
+    sources: Object.fromEntries(
+      ["shop", "stock"].map((context) => [
+        `${context}.wow`,
+        `
+          context ${context}
+          aggregate Pinger {
+            command Ping {}
+            event Pinged {}
+            @OnCommand(produces = [Pinged])
+            on Ping
+          }
+          saga Relay {
+            @OnEvent
+            on Pinged
+          }
+        `,
+      ]),
+    ),
+    expected: ["stock.wow WOW3027 10:6"],
+  },
 
   // ── WOW4xxx: jobs and cron ──
   {

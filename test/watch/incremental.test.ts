@@ -251,7 +251,7 @@ type Money { amount: decimal }
   it("two jobs whose environment variables meet are reported while both exist, across contexts", () => {
     const file = (path: string, context: string, job: string) => ({
       path,
-      text: `context ${context}\n\nsaga Sweeper {\n  @OnSchedule(name = "${job}", cron = "0 0 0 * * *")\n  job sweep\n}\n`,
+      text: `context ${context}\n\nsaga Sweeper${context} {\n  @OnSchedule(name = "${job}", cron = "0 0 0 * * *")\n  job sweep\n}\n`,
     });
     const program = new IncrementalProgram();
     const codes = (sources: { path: string; text: string }[]) =>

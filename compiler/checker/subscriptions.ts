@@ -1,0 +1,45 @@
+// A saga's event handlers and jobs are durable subscriptions named `<saga>.<function>` (as the
+// manifest names them, compiler/manifest/build-manifest.ts): the name has no context, and the
+// runtime keeps each subscription's checkpoint under it, so two contexts' sagas of one name must
+// not subscribe alike (WOW3027). In one context, two sagas of one name are WOW2007 already.
+import type { Location } from "../ast.js";
+import { subscriptionName, type ProgramModel } from "../model.js";
+import { compareLocations, where, type Reporter } from "./reporter.js";
+
+interface Subscriber {
+  readonly name: string;
+  readonly saga: string;
+  readonly context: string;
+  /** "the handler of event 'Pinged'", "job 'tick'". */
+  readonly what: string;
+  readonly loc: Location;
+}
+
+/** Across the whole program: reports each subscription that a saga of another context, earlier in the sources, already has. */
+export function checkSubscriptions(model: ProgramModel, reporter: Reporter): void {
+  const first = new Map<string, Subscriber>();
+  for (const subscriber of subscribers(model).sort((a, b) => compareLocations(a.loc, b.loc))) {
+    const other = first.get(subscriber.name);
+    if (other === undefined) first.set(subscriber.name, subscriber);
+    else if (other.context !== subscriber.context) {
+      const { name, what, context, saga } = subscriber;
+      reporter.report("WOW3027", { name, what, context, saga, otherContext: other.context, other: where(other.loc) }, subscriber.loc);
+    }
+  }
+}
+
+function subscribers(model: ProgramModel): Subscriber[] {
+  const out: Subscriber[] = [];
+  for (const { name: context, sagas } of model.contexts) {
+    for (const saga of sagas) {
+      for (const h of saga.eventHandlers) {
+        const what = `the handler of event '${h.decl.target.text}'`;
+        out.push({ name: subscriptionName(saga.name, h.function), saga: saga.name, context, what, loc: h.decl.target.loc });
+      }
+      for (const job of saga.jobs) {
+        out.push({ name: subscriptionName(job.saga, job.function), saga: saga.name, context, what: `job '${job.function}'`, loc: job.decl.name.loc });
+      }
+    }
+  }
+  return out;
+}
