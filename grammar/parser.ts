@@ -2,7 +2,7 @@
 // and reused for every file (`parser.input = tokens`). The CST → AST builder lives in
 // compiler/parse/, apart from the grammar. Syntax errors are recorded as facts (see
 // syntax-error-facts.ts) and worded for users by the builder's describer.
-import type { IOrAlt, IToken, TokenType } from "chevrotain";
+import type { IOrAlt, IRecognitionException, IToken, TokenType } from "chevrotain";
 import { addChild, type CstElement, type CstNode } from "./cst.js";
 import { CstParser, tokenMatcher, validateGrammar } from "./chevrotain.js";
 import {
@@ -19,8 +19,19 @@ interface ParserInternals {
   readonly currIdx: number;
 }
 
+/** Errors the parser recovered from by inserting the missing token: it went on in step with the source. */
+const recoveredByInsertion = new WeakSet<IRecognitionException>();
+
+/** Whether the parser recovered from `error` by inserting the token it expected (`a int` read as `a: int`). */
+export function isRecoveredByInsertion(error: IRecognitionException): boolean {
+  return recoveredByInsertion.has(error);
+}
+
+/** Keywords that begin the `context` clause or a top-level declaration. */
+export const DECLARATION_KEYWORDS: ReadonlySet<TokenType> = new Set([Context, Type, Enum, Service, Aggregate, Saga]);
+
 /** Keywords that begin a declaration or a member. */
-const BLOCK_KEYWORDS: ReadonlySet<TokenType> = new Set([Context, Type, Enum, Service, Aggregate, Saga, State, Command, Event, On, Job]);
+const BLOCK_KEYWORDS: ReadonlySet<TokenType> = new Set([...DECLARATION_KEYWORDS, State, Command, Event, On, Job]);
 
 export class WowParser extends CstParser {
   constructor() {
@@ -68,6 +79,17 @@ export class WowParser extends CstParser {
   }
 
   /**
+   * Chevrotain calls this (public API) only to recover from the mismatch it has just recorded, by
+   * inserting the expected token: that error is marked (see `isRecoveredByInsertion`).
+   */
+  protected override getTokenToInsert(tokType: TokenType): IToken {
+    const errors = this.errors;
+    const last = errors[errors.length - 1];
+    if (last !== undefined) recoveredByInsertion.add(last);
+    return super.getTokenToInsert(tokType);
+  }
+
+  /**
    * Keywords are names, but in a list of fields (or parameters, or arguments) a keyword that is not
    * followed by `separator` (`:` or `=`) begins the next declaration: the list is missing its closer.
    * This keeps one missing `}` from turning the rest of an aggregate into broken fields.
@@ -85,11 +107,48 @@ export class WowParser extends CstParser {
     return this.nameBefore(Equals);
   }
 
-  /** Same for enum members: a keyword followed by a name or `{` begins a declaration. */
+  /**
+   * `context⏎type T { … }`: `type` begins a declaration, and the context's name is missing (in
+   * `context type⏎service S`, `type` is the name: a keyword does not name a declaration).
+   */
+  private contextNameAhead(this: WowParser): boolean {
+    if (!DECLARATION_KEYWORDS.has(this.LA(1).tokenType)) return true;
+    const next = this.LA(2);
+    return !tokenMatcher(next, Name) || DECLARATION_KEYWORDS.has(next.tokenType);
+  }
+
+  /**
+   * Same for enum members: a keyword followed by a name or `{` begins a declaration, unless only
+   * names and commas stand between it and a `}` (`enum Switch {⏎ on⏎ off⏎ }`): an enum holds
+   * nothing else, so that `}` closes the enum and the keyword is one of its members.
+   */
   private enumMemberAhead(this: WowParser): boolean {
     if (!BLOCK_KEYWORDS.has(this.LA(1).tokenType)) return true;
     const next = this.LA(2);
-    return !tokenMatcher(next, Name) && next.tokenType !== LCurly;
+    if (!tokenMatcher(next, Name) && next.tokenType !== LCurly) return true;
+    return this.namesUpToClosingBrace();
+  }
+
+  /**
+   * The `}` that the last scan of `namesUpToClosingBrace` reached, and its index in the input: the
+   * next members of the same enum are answered without scanning again (an enum of many keywords would
+   * otherwise be scanned once per member).
+   */
+  private namesCloser: { readonly token: IToken; readonly index: number } | undefined;
+
+  /** Whether the tokens from the next one on are names and commas up to a `}`. */
+  private namesUpToClosingBrace(): boolean {
+    const at = (this as unknown as ParserInternals).currIdx;
+    const known = this.namesCloser;
+    if (known !== undefined && known.index > at && this.LA(known.index - at) === known.token) return true;
+    for (let k = 1; ; k++) {
+      const ahead = this.LA(k);
+      if (ahead.tokenType === RCurly) {
+        this.namesCloser = { token: ahead, index: at + k };
+        return true;
+      }
+      if (!tokenMatcher(ahead, Name) && ahead.tokenType !== Comma) return false;
+    }
   }
 
   // Every DSL argument below (ALT, DEF and GATE functions, alternative lists) is built once per
@@ -126,8 +185,16 @@ export class WowParser extends CstParser {
 
   readonly contextClause = this.RULE("contextClause", () => {
     this.CONSUME(Context);
-    this.CONSUME(Name);
+    this.OPTION(this.contextName);
   });
+
+  /** The context's name; missing (reported by the builder) when a declaration follows `context`. */
+  private readonly contextName = {
+    GATE: this.contextNameAhead,
+    DEF: (): void => {
+      this.CONSUME(Name);
+    },
+  };
 
   readonly declaration = this.RULE("declaration", () => {
     this.MANY(this.annotations);

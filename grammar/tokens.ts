@@ -86,6 +86,16 @@ export const UnterminatedString = createToken({
   categories: [StringLiteral],
   label: "a string",
 });
+/**
+ * A string between single or typographic quotes (`'x'`, `“x”`, `‘x’`): parsed as a string, reported by
+ * the lexer (WOW1002) with the same string in double quotes.
+ */
+export const MisquotedString = createToken({
+  name: "MisquotedString",
+  pattern: /'[^'\n\r]*'|‘[^’\n\r]*’|[“„][^“”\n\r]*[”“]/,
+  categories: [StringLiteral],
+  label: "a string",
+});
 export const NumberLiteral = createToken({
   name: "NumberLiteral",
   pattern: /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/,
@@ -119,6 +129,7 @@ export const allTokens: readonly TokenType[] = [
   LineComment,
   StringLiteral,
   UnterminatedString,
+  MisquotedString,
   NumberLiteral,
   ...keywordTokens,
   Identifier,

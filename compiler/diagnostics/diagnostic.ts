@@ -24,9 +24,11 @@ export function createDiagnostic<C extends DiagnosticCode>(
   const values = args as Readonly<Record<string, string | number>>;
   return {
     code,
+  // A hint made only of arguments (`{advice}`) may have nothing to say: then there is none.
+  const hint = definition.hint === undefined ? undefined : fill(definition.hint, values);
     severity: definition.severity,
     message: fill(definition.message, values),
-    ...(definition.hint === undefined ? {} : { hint: fill(definition.hint, values) }),
+    ...(hint === undefined || hint === "" ? {} : { hint }),
     // A plain copy: AST nodes can be their own location (see compiler/parse/source-name.ts), and a
     // diagnostic's `loc` holds the span only.
     ...(loc === undefined ? {} : { loc: { file: loc.file, start: loc.start, end: loc.end } }),

@@ -15,11 +15,14 @@ export interface Span {
 
 const lineStartsCache = new WeakMap<SourceFile, readonly number[]>();
 
-/** The offset at which each line starts; `\n`, `\r\n` and lone `\r` end a line. */
+/**
+ * The offset at which each line starts; `\n`, `\r\n` and lone `\r` end a line. A byte order mark
+ * at the start of the file is not part of line 1 (it takes no column, as editors show it).
+ */
 export function lineStarts(file: SourceFile): readonly number[] {
   let starts = lineStartsCache.get(file);
   if (starts === undefined) {
-    const computed = [0];
+    const computed = [file.text.charCodeAt(0) === 0xfeff ? 1 : 0];
     const text = file.text;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -46,7 +49,8 @@ export function positionOf(file: SourceFile, offset: number): Position {
     if (starts[mid] <= at) low = mid;
     else high = mid - 1;
   }
-  return { line: low + 1, column: at - starts[low] + 1 };
+  // The byte order mark itself (offset 0, before line 1's start) is at column 1.
+  return { line: low + 1, column: Math.max(0, at - starts[low]) + 1 };
 }
 
 export function spanOf(loc: Location): Span {

@@ -24,6 +24,7 @@ export const messages = {
   WOW1002: {
     severity: "error",
     message: "Unexpected {found}: expected {expected}.",
+    hint: "{advice}",
   },
   WOW1003: {
     severity: "error",

@@ -19,7 +19,7 @@ import { EMPTY, exact } from "./exact.js";
 import { sourceName, type SourceName } from "./source-name.js";
 import { createArgument, createField } from "./spanned-nodes.js";
 import { decodeString } from "./strings.js";
-import { describeToken } from "./syntax-errors.js";
+import { describeMissingContextName, describeToken, tokenIndexAt } from "./syntax-errors.js";
 import { Context } from "../../grammar/tokens.js";
 import { childNodes, hasChild, isToken, type CstElement, type CstNode } from "../../grammar/cst.js";
 
@@ -72,12 +72,14 @@ export class AstBuilder {
 
   /**
    * `parsedTokens`: the tokens of a parse without errors, whose nodes' token indices give their spans
-   * directly; `undefined` after errors, when spans come from each node's real children.
+   * directly; `undefined` after errors, when spans come from each node's real children. `tokens`: all
+   * the file's tokens, where the builder looks for those that error recovery skipped.
    */
   constructor(
     private readonly file: SourceFile,
     private readonly docs: ReadonlyMap<number, string>,
     private readonly parsedTokens: readonly IToken[] | undefined,
+    private readonly tokens: readonly IToken[],
   ) {}
 
   get reported(): Diagnostic[] {
@@ -148,6 +150,10 @@ export class AstBuilder {
   }
 
   private contextClause(n: CstNode): ContextClause | undefined {
+    const keyword = token(n, "Context");
+    if (keyword !== undefined && token(n, "Name") === undefined) {
+      this.diagnostics.push(describeMissingContextName({ file: this.file, tokens: this.tokens }, keyword));
+    }
     const head = this.head(n, n, "Context");
     return head && { name: head.name, doc: head.doc, loc: head.loc };
   }
@@ -410,7 +416,8 @@ export class AstBuilder {
    * Items of a list need a `,` or a line break between them (`{ a: int b: int }` is refused). The
    * items are `n`'s children under `itemKey`; a separating comma is a real `Comma` child between two
    * items (children are in source order; recovery-inserted commas do not count). Items without a
-   * real token are passed over.
+   * real token are passed over, and so are two items between which error recovery skipped tokens
+   * (a comma among them, maybe): the parser reported that error.
    */
   private checkSeparators(n: CstNode, itemKey: string, what: string): void {
     const text = this.file.text;
@@ -429,12 +436,19 @@ export class AstBuilder {
       const start = this.start(element);
       if (start === Infinity) continue;
       const end = this.end(element);
-      if (!Number.isNaN(previousEnd) && !comma && !hasLineBreak(text, previousEnd, start)) {
+      if (!Number.isNaN(previousEnd) && !comma && !hasLineBreak(text, previousEnd, start) && !this.skippedBetween(previousEnd, start)) {
         this.diagnostics.push(createDiagnostic("WOW1011", { items: what }, this.loc(start, end)));
       }
       previousEnd = end;
       comma = false;
     }
+  }
+
+  /** Whether a token lies in `[from, to)`: between two items of a list, one that recovery skipped. */
+  private skippedBetween(from: number, to: number): boolean {
+    if (this.parsedTokens !== undefined) return false; // a parse without errors skipped nothing
+    const next = this.tokens[tokenIndexAt(this.tokens, from)];
+    return next !== undefined && next.startOffset < to;
   }
 }
 

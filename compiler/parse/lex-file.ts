@@ -3,7 +3,8 @@
 import type { IToken } from "chevrotain";
 import type { SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { COMMENTS_GROUP, LBracket, RBracket, UnterminatedComment, UnterminatedString, wowLexer } from "../../grammar/tokens.js";
+import { COMMENTS_GROUP, LBracket, MisquotedString, RBracket, UnterminatedComment, UnterminatedString, wowLexer } from "../../grammar/tokens.js";
+import { unexpected } from "./syntax-errors.js";
 
 export interface LexedFile {
   /** Significant tokens, in order (whitespace and comments removed). */
@@ -46,6 +47,11 @@ export function lexFile(file: SourceFile): LexedFile {
     } else if (type === UnterminatedString) {
       const start = token.startOffset;
       diagnostics.push(createDiagnostic("WOW1003", {}, { file, start, end: start + token.image.length }));
+    } else if (type === MisquotedString) {
+      const start = token.startOffset;
+      const inDoubleQuotes = JSON.stringify(token.image.slice(1, -1));
+      const advice = `Write ${inDoubleQuotes}: strings are written between straight double quotes '"'.`;
+      diagnostics.push(unexpected(`string ${token.image}`, "a string between double quotes", { file, start, end: start + token.image.length }, advice));
     }
   }
   let tokens = result.tokens;

@@ -1,14 +1,18 @@
 // Parsing a `.wow` file: lex (shared lexer) → parse (shared parser, with recovery) → build the AST.
 // `lexFile` and `parseTokens` are exposed separately so that benchmarks can time them apart.
-import type { IRecognitionException, IToken } from "chevrotain";
+import type { IRecognitionException, IToken, TokenType } from "chevrotain";
 import type { CstNode } from "../../grammar/cst.js";
 import type { SourceFile, WowFile } from "../ast.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { parseCst, wowParser } from "../../grammar/parser.js";
+import { isRecoveredByInsertion, parseCst, wowParser } from "../../grammar/parser.js";
 import { AstBuilder } from "./build-ast.js";
 import { indexDocs, toComments } from "./comments.js";
 import { lexFile, type LexedFile } from "./lex-file.js";
-import { describeSyntaxError, isTopLevelStart, tokenIndexAt, type SyntaxErrorContext } from "./syntax-errors.js";
+import {
+  describeStrayWord, describeSyntaxError, isTopLevelStart, tokenIndexAt, type Container, type SyntaxErrorContext,
+} from "./syntax-errors.js";
+import { Aggregate, At, Colon, Comma, Dot, Equals, Identifier, keywordTokens, LBracket, LCurly, LParen, Name, RBracket, RCurly, RParen, Saga } from "../../grammar/tokens.js";
+import { tokenMatcher } from "../../grammar/chevrotain.js";
 
 export { lexFile, type LexedFile } from "./lex-file.js";
 
@@ -43,14 +47,23 @@ function parseAll(tokens: IToken[]): { files: CstNode[]; errors: IRecognitionExc
 }
 
 /**
- * Parse errors closer than this many tokens after a reported one are taken as its echoes (recovery
- * resyncing through the same mistake) and not reported, unless a new declaration starts between them.
+ * Parse errors at most this many tokens after a reported one are taken as its echoes (recovery
+ * re-syncing through the same mistake) and not reported, unless a new declaration starts between them.
  */
 const ECHO_DISTANCE = 3;
 
 function startsDeclarationBetween(tokens: readonly IToken[], after: number, upTo: number): boolean {
   for (let i = after + 1; i <= upTo; i++) if (isTopLevelStart(tokens, i)) return true;
   return false;
+}
+
+/**
+ * The last token index at which an error is an echo of `error` (at token `index`). Recovery by
+ * inserting the missing token goes on in step with the source (`a int` read as `a: int`), so the next
+ * error, however near, is the user's.
+ */
+function lastEchoIndex(error: IRecognitionException, index: number): number {
+  return isRecoveredByInsertion(error) ? index : index + ECHO_DISTANCE;
 }
 
 function withoutEchoes(errors: IRecognitionException[], tokens: readonly IToken[]): IRecognitionException[] {
@@ -60,12 +73,78 @@ function withoutEchoes(errors: IRecognitionException[], tokens: readonly IToken[
   const sorted = errors.map((error) => ({ error, index: indexOf(error) })).sort((a, b) => a.index - b.index);
   const kept: IRecognitionException[] = [];
   let last = -Infinity;
+  let lastEcho = -Infinity;
   for (const { error, index } of sorted) {
-    if (index - last <= ECHO_DISTANCE && !startsDeclarationBetween(tokens, last, index)) continue;
+    if (index <= lastEcho && !startsDeclarationBetween(tokens, last, index)) continue;
     kept.push(error);
     last = index;
+    lastEcho = lastEchoIndex(error, index);
   }
   return kept;
+}
+
+/** Tokens after which a word is a name (of what a keyword declares, a reference, a value), never a stray word. */
+const NAMING: ReadonlySet<TokenType> = new Set([...keywordTokens, At, Colon, Comma, Dot, Equals]);
+
+interface StrayWord {
+  readonly word: IToken;
+  readonly container: Container;
+}
+
+/**
+ * Words that are no keyword, followed by a block (`agregate A { … }`, `comand C {}`), where a
+ * declaration or a member of an aggregate or a saga may start. The parser would resume inside the
+ * block and report each of its members as out of place, and its `}` as stray; instead each such word
+ * and its block, up to the matching `}`, are left out of the parse and the word is reported once.
+ */
+function withoutStrayBlocks(tokens: IToken[]): { tokens: IToken[]; strays: StrayWord[] } {
+  const strays: StrayWord[] = [];
+  const kept: IToken[] = [];
+  const blocks: (Container | undefined)[] = []; // what each open `{` holds: members of a container, or other items
+  let nesting = 0; // open `(` and `[`
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const type = token.tokenType;
+    const container = blocks.length === 0 ? "file" : blocks[blocks.length - 1];
+    if (container !== undefined && nesting === 0 && isStrayWord(tokens, i)) {
+      strays.push({ word: token, container });
+      i = closingBrace(tokens, i);
+      continue;
+    }
+    kept.push(token);
+    if (type === LCurly) blocks.push(blockOf(tokens, i));
+    else if (type === RCurly) blocks.pop();
+    else if (type === LParen || type === LBracket) nesting++;
+    else if ((type === RParen || type === RBracket) && nesting > 0) nesting--;
+  }
+  return strays.length === 0 ? { tokens, strays } : { tokens: kept, strays };
+}
+
+/** `Identifier [Name] {` where no keyword, '@', ':', ',', '.' or '=' makes the word a name. */
+function isStrayWord(tokens: readonly IToken[], index: number): boolean {
+  if (tokens[index]!.tokenType !== Identifier) return false;
+  const previous = tokens[index - 1];
+  if (previous !== undefined && NAMING.has(previous.tokenType)) return false;
+  const next = tokens[index + 1];
+  if (next?.tokenType === LCurly) return true;
+  return next !== undefined && tokenMatcher(next, Name) && tokens[index + 2]?.tokenType === LCurly;
+}
+
+/** The index of the `}` that closes the first `{` from `index` on (the last token when none does). */
+function closingBrace(tokens: readonly IToken[], index: number): number {
+  let depth = 0;
+  for (let i = index; i < tokens.length; i++) {
+    const type = tokens[i]!.tokenType;
+    if (type === LCurly) depth++;
+    else if (type === RCurly && --depth === 0) return i;
+  }
+  return tokens.length - 1;
+}
+
+/** The container whose members the `{` at `index` opens (`aggregate Name {`), if any. */
+function blockOf(tokens: readonly IToken[], index: number): Container | undefined {
+  const keyword = tokens[index - 2]?.tokenType;
+  return keyword === Aggregate ? "aggregate" : keyword === Saga ? "saga" : undefined;
 }
 
 /** Keeps the first diagnostic at each start offset, in source order (stable for equal offsets). */
@@ -87,10 +166,11 @@ function inSourceOrder(diagnostics: Diagnostic[]): Diagnostic[] {
 
 /** Parses lexed tokens into the AST. The diagnostics include the lexer's (`lexed.diagnostics`). */
 export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
-  const { files, errors } = parseAll(lexed.tokens);
+  const { tokens, strays } = withoutStrayBlocks(lexed.tokens);
+  const { files, errors } = parseAll(tokens);
   // Without errors, one CST covers every token and its nodes' token indices give their spans.
-  const exact = errors.length === 0 && files.length === 1 ? lexed.tokens : undefined;
-  const builder = new AstBuilder(file, indexDocs(lexed.comments, lexed.tokens), exact);
+  const exact = errors.length === 0 && files.length === 1 ? tokens : undefined;
+  const builder = new AstBuilder(file, indexDocs(lexed.comments, lexed.tokens), exact, lexed.tokens);
   const { context, declarations } = builder.buildFile(files, lexed.tokens[0]);
   const ast: WowFile = {
     kind: "File",
@@ -99,11 +179,16 @@ export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
     declarations,
     comments: toComments(file, lexed.comments),
   };
-  if (lexed.diagnostics.length === 0 && errors.length === 0 && builder.reported.length === 0) {
+  if (lexed.diagnostics.length === 0 && errors.length === 0 && builder.reported.length === 0 && strays.length === 0) {
     return { ast, diagnostics: [] };
   }
-  const errorContext: SyntaxErrorContext = { file, tokens: lexed.tokens };
-  const diagnostics = [...lexed.diagnostics, ...builder.reported, ...withoutEchoes(errors, lexed.tokens).map((error) => describeSyntaxError(errorContext, error))];
+  const errorContext: SyntaxErrorContext = { file, tokens };
+  const diagnostics = [
+    ...lexed.diagnostics,
+    ...builder.reported,
+    ...strays.map(({ word, container }) => describeStrayWord(errorContext, word, container)),
+    ...withoutEchoes(errors, tokens).map((error) => describeSyntaxError(errorContext, error)),
+  ];
   return { ast, diagnostics: inSourceOrder(diagnostics) };
 }
 

@@ -7,9 +7,12 @@ const SIMPLE: Readonly<Record<string, string>> = {
   '"': '"', "\\": "\\", "/": "/", n: "\n", r: "\r", t: "\t", b: "\b", f: "\f",
 };
 
-/** The value of the string token `image` found at `offset`; an unterminated string runs to its end. */
+/**
+ * The value of the string token `image` found at `offset`; an unterminated string runs to its end. A
+ * string between other quotes (`'x'`, reported by the lexer) always holds its closing quote.
+ */
 export function decodeString(file: SourceFile, image: string, offset: number, diagnostics: Diagnostic[]): string {
-  const closed = image.length >= 2 && image.endsWith('"') && !image.endsWith('\\"');
+  const closed = !image.startsWith('"') || (image.length >= 2 && image.endsWith('"') && !image.endsWith('\\"'));
   const body = image.slice(1, closed ? -1 : undefined);
   if (!body.includes("\\")) return body;
   let out = "";

@@ -7,12 +7,14 @@ import type { Location, SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { decodeSyntaxErrorFacts, type SyntaxErrorFacts } from "../../grammar/syntax-error-facts.js";
 import {
-  Aggregate, At, Colon, Comma, Command, Context, Dot, Enum, Equals, Event, Job, LCurly, LParen, Name, NumberLiteral, On,
-  RCurly, RParen, Saga, Service, State, StringLiteral, Type, UnterminatedString,
+  Aggregate, At, Colon, Comma, Command, Context, Dot, Enum, Equals, Event, Identifier, Job, LBracket, LCurly, LParen, Name,
+  NumberLiteral, On, Question, RBracket, RCurly, RParen, Saga, Service, State, StringLiteral, Type, UnterminatedString,
 } from "../../grammar/tokens.js";
+import { didYouMean, nearest } from "../checker/suggest.js";
+import { DECLARATION_KEYWORDS } from "../../grammar/parser.js";
 
 /** Tokens that begin a top-level declaration; a block still open when one comes is missing its `}`. */
-const TOP_LEVEL = new Set<TokenType>([Context, Type, Enum, Service, Aggregate, Saga]);
+const TOP_LEVEL = DECLARATION_KEYWORDS;
 
 export function isTopLevelStart(tokens: readonly IToken[], index: number): boolean {
   const token = tokens[index];
@@ -183,27 +185,97 @@ export function errorLocation(context: SyntaxErrorContext, token: IToken | undef
   return { file, start: token.startOffset, end: token.startOffset + token.image.length };
 }
 
+/** WOW1002, with `advice` as its hint (none when empty). */
+export function unexpected(found: string, expected: string, loc: Location, advice = ""): Diagnostic {
+  return createDiagnostic("WOW1002", { found, expected, advice }, loc);
+}
+
+/** Where declarations or members stand: the top level of a file, or the body of an aggregate or a saga. */
+export type Container = "file" | "aggregate" | "saga";
+
+/** The keywords that begin a declaration or a member, by container. */
+const KEYWORDS_IN: Readonly<Record<Container, readonly string[]>> = {
+  file: ["type", "enum", "service", "aggregate", "saga"],
+  aggregate: ["state", "command", "event", "on"],
+  saga: ["on", "job"],
+};
+
+const STARTS_IN: Readonly<Record<Container, string>> = {
+  file: DECLARATION_STARTS,
+  aggregate: "`state { … }`, `command`, `event` or a handler `on …`",
+  saga: "a handler `on …` or a job `job …`",
+};
+
+/** `Did you mean 'aggregate'?` when `token` is a word spelled like a keyword allowed in `container`. */
+function keywordSuggestion(token: IToken, container: Container): string {
+  if (token.tokenType !== Identifier) return "";
+  return didYouMean(nearest(token.image, KEYWORDS_IN[container])).trimEnd();
+}
+
+/**
+ * A word that is no keyword, followed by a block, where a declaration or member of `container` may
+ * start (`agregate A { … }`): the parse left it and its block out (see parse-file.ts).
+ */
+export function describeStrayWord(context: SyntaxErrorContext, word: IToken, container: Container): Diagnostic {
+  const suggestion = keywordSuggestion(word, container);
+  const skipped = `'${word.image}' is not a keyword; it was skipped with its block.`;
+  return unexpected(describeToken(word), STARTS_IN[container], errorLocation(context, word), suggestion === "" ? skipped : `${suggestion} ${skipped}`);
+}
+
+/** `context` without a name (at the end of the file, or before a declaration): WOW1007 after it. */
+export function describeMissingContextName(context: SyntaxErrorContext, keyword: IToken): Diagnostic {
+  const next = context.tokens[tokenIndexAt(context.tokens, keyword.startOffset) + 1];
+  const found = next === undefined ? "end of file" : describeToken(next);
+  return createDiagnostic("WOW1007", { found, what: NAME_OF_RULE["contextClause"]! }, errorLocation(context, next));
+}
+
+/** `[` after `T?` or `T[]`: a type that is not `T`, `T[]`, `T?` or `T[]?`. */
+function misplacedTypeSuffix(tokens: readonly IToken[], index: number): boolean {
+  const previous = tokens[index - 1]?.tokenType;
+  return tokens[index]?.tokenType === LBracket && (previous === Question || previous === RBracket);
+}
+
+const TYPE_FORMS =
+  "A field's type is `T`, `T[]` (an array), `T?` (optional) or `T[]?` (an optional array): arrays do not nest and their items are not optional. Write `T[]` or `T[]?`, or declare a `type` that holds the inner array.";
+
+/** `context eshop.order`: a `.` right after the context's name. */
+function dotInContextName(tokens: readonly IToken[], index: number): boolean {
+  return tokens[index]?.tokenType === Dot && tokens[index - 2]?.tokenType === Context;
+}
+
+const CONTEXT_NAMES = "A context name is one name, lower-case words joined by '-' (`context eshop-order`), without '.'.";
+
+const CONTAINER_OF_RULE: Readonly<Record<string, Container>> = { aggregateDeclaration: "aggregate", sagaDeclaration: "saga" };
+
+/** A token that cannot start a declaration, at the top level. */
+function unexpectedAtTopLevel(context: SyntaxErrorContext, token: IToken, loc: Location): Diagnostic {
+  const found = describeToken(token);
+  const index = token.tokenType === EOF ? context.tokens.length : tokenIndexAt(context.tokens, token.startOffset);
+  if (dotInContextName(context.tokens, index)) return unexpected(found, "a new line after the context's name", loc, CONTEXT_NAMES);
+  return unexpected(found, DECLARATION_STARTS, loc, keywordSuggestion(token, "file"));
+}
+
 export function describeSyntaxError(context: SyntaxErrorContext, error: IRecognitionException): Diagnostic {
   const token = error.token;
   const loc = errorLocation(context, token);
   const found = describeToken(token);
   const facts = decodeSyntaxErrorFacts(error.message);
-  if (facts === undefined) return createDiagnostic("WOW1002", { found, expected: "something else" }, loc);
+  if (facts === undefined) return unexpected(found, "something else", loc);
   const rule = facts.rule;
   const stack = error.context?.ruleStack ?? [];
   const parentRule = stack[stack.length - 2] ?? "";
 
   switch (facts.kind) {
     case "notAllInput":
-      return createDiagnostic("WOW1002", { found, expected: DECLARATION_STARTS }, loc);
+      return unexpectedAtTopLevel(context, token, loc);
     case "noViableAlt":
     case "earlyExit":
       if (rule === "member") return createDiagnostic("WOW1012", { found, what: MEMBER_STARTS }, loc);
       if (rule === "declaration") return createDiagnostic("WOW1012", { found, what: `${MEMBER_STARTS}, or ${DECLARATION_STARTS}` }, loc);
       if (rule === "annotationValue") {
-        return createDiagnostic("WOW1002", { found, expected: "a value: a string, a number, `true`, `false`, a name or a list `[…]`" }, loc);
+        return unexpected(found, "a value: a string, a number, `true`, `false`, a name or a list `[…]`", loc);
       }
-      return createDiagnostic("WOW1002", { found, expected: facts.expected.join(", ") || "something else" }, loc);
+      return unexpected(found, facts.expected.join(", ") || "something else", loc);
     case "mismatch":
       break;
   }
@@ -211,9 +283,10 @@ export function describeSyntaxError(context: SyntaxErrorContext, error: IRecogni
   const expected = facts.expected[0];
   const tokens = context.tokens;
   // At the top level the parser skips what cannot start a declaration, expecting the end of the file.
-  if (expected === "EOF") return createDiagnostic("WOW1002", { found, expected: DECLARATION_STARTS }, loc);
+  if (expected === "EOF") return unexpectedAtTopLevel(context, token, loc);
   if (expected === "RCurly" || expected === "RParen" || expected === "RBracket") {
     const index = token.tokenType === EOF ? tokens.length : tokenIndexAt(tokens, token.startOffset);
+    if (misplacedTypeSuffix(tokens, index)) return unexpected(found, "the end of the field's type", loc, TYPE_FORMS);
     const closing = token.tokenType === EOF || isTopLevelStart(tokens, index) || isMemberStart(tokens, index);
     if (expected === "RCurly" && closing) {
       const open = openBlockBefore(tokens, index);
@@ -224,18 +297,18 @@ export function describeSyntaxError(context: SyntaxErrorContext, error: IRecogni
     }
     if (expected === "RParen" && closing) {
       const open = openBlockBefore(tokens, index, LParen, RParen);
-      if (open !== undefined) return createDiagnostic("WOW1002", { found, expected: `')' to close ${open.description}` }, loc);
+      if (open !== undefined) return unexpected(found, `')' to close ${open.description}`, loc);
     }
     const body = BODY_OF_RULE[rule];
     if (body !== undefined) {
       const where = expected === "RCurly" ? openBlockBefore(tokens, index)?.description : undefined;
       const inside = where === undefined ? "" : ` in ${where}`;
       const expectedText = `${body} or ${closerOf(facts)}${inside}`;
-      return rule === "fieldBlock" || rule === "enumDeclaration"
-        ? createDiagnostic("WOW1007", { found, what: expectedText }, loc)
-        : createDiagnostic("WOW1002", { found, expected: expectedText }, loc);
+      if (rule === "fieldBlock" || rule === "enumDeclaration") return createDiagnostic("WOW1007", { found, what: expectedText }, loc);
+      const container = CONTAINER_OF_RULE[rule];
+      return unexpected(found, expectedText, loc, container === undefined ? "" : keywordSuggestion(token, container));
     }
-    return createDiagnostic("WOW1002", { found, expected: closerOf(facts) }, loc);
+    return unexpected(found, closerOf(facts), loc);
   }
   if (expected === "Name") {
     const index = token.tokenType === EOF ? tokens.length : tokenIndexAt(tokens, token.startOffset);
@@ -247,7 +320,7 @@ export function describeSyntaxError(context: SyntaxErrorContext, error: IRecogni
   }
   const label = EXPECTED_LABELS[expected ?? ""] ?? "something else";
   const after = AFTER_RULE[rule];
-  return createDiagnostic("WOW1002", { found, expected: after === undefined ? label : `${label} ${after}` }, loc);
+  return unexpected(found, after === undefined ? label : `${label} ${after}`, loc);
 }
 
 const EXPECTED_LABELS: Readonly<Record<string, string>> = {
