@@ -41,18 +41,30 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   let watch = false;
   let check = false;
   let host: string | undefined;
+  let optionsEnd = false;
+  let commandAt = -1;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: argv.slice(i) };
+    // A tool command parses its own arguments: those after it, and the options given before it.
+    if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: withoutCommand(argv, commandAt) };
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = (): string => {
+      if (inline === "") throw new UsageError(`${flag} needs a value: ${flag}=<value> or ${flag} <value>.`);
       if (inline !== undefined) return inline;
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith("-")) throw new UsageError(`${flag} needs a value.`);
+      if (next === undefined || next.startsWith("-") || next === "") throw new UsageError(`${flag} needs a value.`);
       i++;
       return next;
     };
+    if (optionsEnd) {
+      ({ command, dir } = positional(command, dir, arg));
+      if (commandAt < 0) commandAt = i;
+      continue;
+    }
     switch (flag) {
+      case "--":
+        optionsEnd = true; // POSIX: every later argument is an operand, even one starting with '-'
+        break;
       case "--help":
       case "-h":
         help = true;
@@ -95,22 +107,34 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       default:
         if (arg.startsWith("-")) throw new UsageError(`Unknown option '${arg}'.`);
-        if (command === undefined) {
-          if (arg === "help") {
-            help = true;
-            break;
-          }
-          if (!commands.has(arg)) throw new UsageError(`Unknown command '${arg}'.`);
-          command = arg as Command;
-        } else if (dir === undefined) dir = arg;
-        else throw new UsageError(`Unexpected argument '${arg}': wowc ${command} takes one directory.`);
+        if (command === undefined && arg === "help") help = true;
+        else ({ command, dir } = positional(command, dir, arg));
+        if (command !== undefined && commandAt < 0) commandAt = i;
     }
   }
-  if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: [] };
+  if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: withoutCommand(argv, commandAt) };
   if (watch && command !== "build") throw new UsageError("--watch goes with `wowc build`: wowc build --watch [dir].");
   if (check && command !== "build") throw new UsageError("--check goes with `wowc build`: wowc build --check [dir].");
   if (host !== undefined && command !== "check") throw new UsageError("--host goes with `wowc check`: wowc check --host <tsconfig> [dir].");
   return { ...(check ? { check } : {}), ...(host === undefined ? {} : { host }), ...(command === undefined ? {} : { command }), dir: dir ?? ".", ...(out === undefined ? {} : { out }), format, warnAsError, stats, ...(color === undefined ? {} : { color }), help, version, watch, rest: [] };
+}
+
+/** An operand: the command first, then the one directory. */
+function positional(command: Command | undefined, dir: string | undefined, arg: string): { command: Command; dir: string | undefined } {
+  if (command === undefined) {
+    if (!commands.has(arg)) throw new UsageError(`Unknown command '${arg}'.`);
+    return { command: arg as Command, dir };
+  }
+  if (dir === undefined) {
+    if (arg === "") throw new UsageError(`wowc ${command} takes a directory, not an empty argument.`);
+    return { command, dir: arg };
+  }
+  throw new UsageError(`Unexpected argument '${arg}': wowc ${command} takes one directory.`);
+}
+
+/** A tool command's own arguments: all but the command (at `at`), in their order. */
+function withoutCommand(argv: readonly string[], at: number): string[] {
+  return [...argv.slice(0, at), ...argv.slice(at + 1)];
 }
 
 export const helpText = `wowc — compile .wow sources (contexts, aggregates, commands, events, sagas, scheduled jobs)
@@ -138,6 +162,11 @@ Options:
   --color, --no-color  force colours on or off (default: on when writing to a terminal)
   -h, --help           show this help
   -v, --version        show the version
+  --                   end of options: what follows is the directory, even if it starts with '-'
+
+Options before a tool command (cron, fmt, diff, init) are passed to it: wowc --format json cron …
+The output directory belongs to wowc: it is written whole or not at all, and a directory holding
+files wowc did not write is refused (WOW6005).
 
 Exit status: 0 no errors, 1 the sources have errors, 2 usage or internal error.
 `;

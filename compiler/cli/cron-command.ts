@@ -31,6 +31,7 @@ day-of-week, or @daily, @hourly…) as UTC instants with their local time and of
   --from ISO    start after this instant (default now), e.g. 2025-03-29T00:00:00Z
   --count N     how many fire times, 1-1000 (default 5)
   --json        one JSON object: {"expression","zone","from","next":[{"utc","local","offset"}]}
+                (also --format json, as the other commands say it)
 
 Exit status: 0 ok, 1 invalid expression or one that never fires (in the zone), 2 usage error (incl. unknown zone).
 `;
@@ -60,11 +61,12 @@ function parseArgs(args: readonly string[], now: () => number): Request | "help"
       json = true;
       continue;
     }
-    const option = /^(--zone|--from|--count)(?:=(.*))?$/.exec(arg);
+    const option = /^(--zone|--from|--count|--format)(?:=(.*))?$/.exec(arg);
     if (option !== null) {
       const value = option[2] ?? args[++i];
       if (value === undefined) throw new UsageError(`${option[1]} needs a value`);
       if (option[1] === "--zone") zone = value;
+      else if (option[1] === "--format") json = parseFormat(value);
       else if (option[1] === "--from") from = parseInstant(value);
       else count = parseCount(value);
       continue;
@@ -78,6 +80,12 @@ function parseArgs(args: readonly string[], now: () => number): Request | "help"
   if (expression === undefined) throw new UsageError("The cron expression is missing");
   if (!isValidTimeZone(zone)) throw new UsageError(`Unknown time zone '${zone}': use an IANA name such as Europe/Berlin, or UTC`);
   return { expression, zone, from: from ?? now(), count, json };
+}
+
+/** `--format json` is `--json` (as `wowc --format json cron …` says it); `--format text` the default. */
+function parseFormat(value: string): boolean {
+  if (value !== "json" && value !== "text") throw new UsageError(`--format is 'text' or 'json', not '${value}'`);
+  return value === "json";
 }
 
 function parseInstant(value: string): number {

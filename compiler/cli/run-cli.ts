@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { helpText, parseArgs, toolCommands, UsageError, type CliArgs, type Command } from "./args.js";
 import { packageFile } from "../package-root.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { PhaseName, PhaseTiming } from "../program/phases.js";
 
 export interface CliIO {
@@ -28,9 +29,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   try {
     args = parseArgs(argv);
   } catch (error) {
-    if (!(error instanceof UsageError)) return internalError(error, io);
-    io.stderr(`wowc: ${error.message}\nRun 'wowc --help' for usage.\n`);
-    return EXIT_USAGE_OR_INTERNAL;
+    if (!(error instanceof UsageError)) return await internalError(error, io, wantsJson(argv));
+    return await usageError(io, wantsJson(argv), error.message);
   }
   try {
     if (args.version) {
@@ -44,7 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
     return await runBuild(args, io);
   } catch (error) {
-    return internalError(error, io);
+    return await internalError(error, io, args.format === "json");
   }
 }
 
@@ -57,9 +57,10 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
   } catch {
     isDirectory = false;
   }
-  if (!isDirectory) {
-    io.stderr(`wowc: '${args.dir}' is not a directory.\nRun 'wowc ${args.command} <dir>' in or on the directory that holds your .wow files.\n`);
-    return EXIT_USAGE_OR_INTERNAL;
+  const json = args.format === "json";
+  if (!isDirectory) return await usageError(io, json, `'${args.dir}' is not a directory.`, `Run 'wowc ${args.command} <dir>' in or on the directory that holds your .wow files.`);
+  if (args.out !== undefined && statSync(resolve(io.cwd, args.out), { throwIfNoEntry: false })?.isDirectory() === false) {
+    return await usageError(io, json, `--out '${args.out}' is a file, not a directory.`, "Pass the directory to write the manifest and the SDK into (it is created when missing).");
   }
   if (args.watch) return await runTool("build --watch", [], io, args);
   const [{ build }, { formatDiagnostics }] = await Promise.all([import("../program/build.js"), import("../diagnostics/format.js")]);
@@ -78,15 +79,14 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
   const ms = Math.round(performance.now() - started);
   const errors = result.diagnostics.filter((d) => d.severity === "error");
   const color = args.color ?? (io.isTTY === true && io.env?.NO_COLOR === undefined);
-  const json = args.format === "json";
   // In JSON mode stdout holds only the JSON object; the human lines go to stderr.
   const say = json ? io.stderr : io.stdout;
   if (json) io.stdout(formatDiagnostics(result.diagnostics, { format: "json" }));
-  else if (result.diagnostics.length > 0) io.stdout(formatDiagnostics(result.diagnostics, { color }));
+  else if (result.diagnostics.length > 0) io.stdout(formatDiagnostics(result.diagnostics, { color, displayPath: (path) => relativeToCwd(resolve(root, path), io.cwd) }));
   if (args.stats) say(formatStats(result.timings));
   if (errors.length > 0) {
     if (args.command === "build") say(`Build failed: ${relativeToCwd(result.manifestPath, io.cwd)} was not written.\n`);
-    return result.diagnostics.some((d) => d.code === "WOW6003") ? EXIT_USAGE_OR_INTERNAL : EXIT_SOURCE_ERRORS;
+    return result.diagnostics.some((d) => d.code === "WOW6003" || d.code === "WOW6005") ? EXIT_USAGE_OR_INTERNAL : EXIT_SOURCE_ERRORS;
   }
   const files = `${result.sourceCount} file${result.sourceCount === 1 ? "" : "s"}`;
   if (args.command === "check") say(`Checked ${files} in ${ms} ms.\n`);
@@ -162,11 +162,32 @@ function relativeToCwd(path: string, cwd: string): string {
   return rel.startsWith("..") ? path : rel;
 }
 
-function internalError(error: unknown, io: CliIO): number {
+/** `--format json` asked for on a command line that could not be parsed (the JSON consumer still gets JSON). */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  const options = end < 0 ? argv : argv.slice(0, end);
+  return options.some((arg, i) => arg === "--format=json" || (arg === "--format" && options[i + 1] === "json"));
+}
+
+/** A usage error (exit 2): the line and the advice on stderr, and with --format json the diagnostic (WOW6006) on stdout. */
+async function usageError(io: CliIO, json: boolean, detail: string, advice = "Run 'wowc --help' for usage."): Promise<number> {
+  io.stderr(`wowc: ${detail}\n${advice}\n`);
+  if (json) await printJson(io, (create) => create("WOW6006", { detail, advice }));
+  return EXIT_USAGE_OR_INTERNAL;
+}
+
+async function internalError(error: unknown, io: CliIO, json: boolean): Promise<number> {
   const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
   io.stderr(`wowc: error WOW9999: Internal compiler error: ${detail} — sorry, this is a bug in wowc, not in your sources; please report it (set WOWC_DEBUG=1 for details).\n`);
   if (io.env?.WOWC_DEBUG === "1" && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
+  if (json) await printJson(io, (create) => create("WOW9999", { detail }));
   return EXIT_USAGE_OR_INTERNAL;
+}
+
+/** One diagnostic about no file, as the JSON object of --format json, on stdout. */
+async function printJson(io: CliIO, diagnostic: (create: typeof import("../diagnostics/diagnostic.js").createDiagnostic) => Diagnostic): Promise<void> {
+  const [{ createDiagnostic }, { formatDiagnostics }] = await Promise.all([import("../diagnostics/diagnostic.js"), import("../diagnostics/format.js")]);
+  io.stdout(formatDiagnostics([diagnostic(createDiagnostic)], { format: "json" }));
 }
 
 /** The version in wowc's own package.json. */

@@ -9,6 +9,8 @@ export interface Diagnostic {
   readonly hint?: string;
   /** Absent only for diagnostics about the build as a whole (no sources, unreadable directory). */
   readonly loc?: Location;
+  /** Without `loc`: the file or directory (relative to the build root) the diagnostic is about, if any. */
+  readonly path?: string;
 }
 
 function fill(template: string, args: Readonly<Record<string, string | number>>): string {
@@ -22,10 +24,10 @@ export function createDiagnostic<C extends DiagnosticCode>(
 ): Diagnostic {
   const definition: { severity: Severity; message: string; hint?: string } = messages[code];
   const values = args as Readonly<Record<string, string | number>>;
-  return {
-    code,
   // A hint made only of arguments (`{advice}`) may have nothing to say: then there is none.
   const hint = definition.hint === undefined ? undefined : fill(definition.hint, values);
+  return {
+    code,
     severity: definition.severity,
     message: fill(definition.message, values),
     ...(hint === undefined || hint === "" ? {} : { hint }),

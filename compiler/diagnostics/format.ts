@@ -12,6 +12,12 @@ export interface FormatOptions {
   readonly color?: boolean;
   /** Append `Found N errors, M warnings.` (text only). Default true. */
   readonly summary?: boolean;
+  /**
+   * How a file's path is shown before `:line:col` (text only; JSON keeps the path as it is, relative
+   * to the build root). `wowc build`/`check` show it relative to the working directory, as every
+   * other path they print, so that it can be opened from there.
+   */
+  readonly displayPath?: (path: string) => string;
 }
 
 /** One diagnostic as `--format json` prints it: 1-based lines and columns, `null` when not about a file. */
@@ -27,11 +33,11 @@ export interface JsonDiagnostic {
   readonly hint: string | null;
 }
 
-/** Deterministic order: diagnostics without a file first, then by file, offset, code and message. */
+/** Deterministic order: diagnostics about no file first, then by file, offset, code and message. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort((a, b) => {
-    const fa = a.loc?.file.path;
-    const fb = b.loc?.file.path;
+    const fa = a.loc?.file.path ?? a.path;
+    const fb = b.loc?.file.path ?? b.path;
     if (fa !== fb) {
       if (fa === undefined) return -1;
       if (fb === undefined) return 1;
@@ -51,7 +57,7 @@ export function toJsonDiagnostic(diagnostic: Diagnostic): JsonDiagnostic {
     code: diagnostic.code,
     severity: diagnostic.severity,
     message: diagnostic.message,
-    file: diagnostic.loc?.file.path ?? null,
+    file: diagnostic.loc?.file.path ?? diagnostic.path ?? null,
     line: span?.start.line ?? null,
     column: span?.start.column ?? null,
     endLine: span?.end.line ?? null,
@@ -77,7 +83,8 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: F
     return `${JSON.stringify({ diagnostics: sorted.map(toJsonDiagnostic) })}\n`;
   }
   const paint = painter(options.color === true);
-  let out = sorted.map((d) => formatOne(d, paint)).join("");
+  const display = options.displayPath ?? ((path: string) => path);
+  let out = sorted.map((d) => formatOne(d, paint, display)).join("");
   if (options.summary !== false) out += `${paint.bold(summarize(sorted))}\n`;
   return out;
 }
@@ -95,7 +102,7 @@ function painter(enabled: boolean): Paint {
   return { bold: wrap(1, 22), red: wrap(31, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), grey: wrap(90, 39) };
 }
 
-function formatOne(d: Diagnostic, paint: Paint): string {
+function formatOne(d: Diagnostic, paint: Paint, display: (path: string) => string): string {
   const colourOf = d.severity === "error" ? paint.red : paint.yellow;
   const label = `${colourOf(d.severity)} ${paint.grey(d.code)}: ${d.message}`;
   let out: string;
@@ -103,11 +110,23 @@ function formatOne(d: Diagnostic, paint: Paint): string {
     out = `${label}\n`;
   } else {
     const span = spanOf(d.loc);
-    out = `${paint.cyan(d.loc.file.path)}:${paint.yellow(String(span.start.line))}:${paint.yellow(String(span.start.column))} - ${label}\n`;
+    out = `${paint.cyan(display(d.loc.file.path))}:${paint.yellow(String(span.start.line))}:${paint.yellow(String(span.start.column))} - ${label}\n`;
     out += codeFrame(d, paint);
   }
   if (d.hint !== undefined && d.hint !== "") out += `  ${paint.bold("hint")}: ${d.hint}\n`;
   return `${out}\n`;
+}
+
+/**
+ * A source line safe to print: a control character other than tab (ESC, BEL, a C1 control…) would
+ * act on the terminal; each becomes one visible character in its place, so the marker still lines
+ * up: its Unicode control picture (ESC as ␛, DEL as ␡), U+FFFD for a C1 control.
+ */
+function visible(line: string): string {
+  return line.replace(/[\x00-\x08\x0a-\x1f\x7f-\x9f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? "\u2421" : "\ufffd";
+  });
 }
 
 /** How much of a long line a code frame shows: the span's start and what is around it. */
@@ -134,6 +153,7 @@ function codeFrame(d: Diagnostic, paint: Paint): string {
     startCol += before.length - from;
     endCol = Math.min(endCol - from, to - from) + before.length;
   }
+  line = visible(line);
   // Keep tabs in the padding so the marker lines up under tab-indented code.
   const pad = line.slice(0, startCol).replace(/[^\t]/g, " ");
   const marker = endCol > startCol ? "~".repeat(endCol - startCol) : "^";

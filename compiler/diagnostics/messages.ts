@@ -270,12 +270,12 @@ export const messages = {
     message: "'{name}' cannot be a name in the generated SDK: {module} would export `then`, and a module with a `then` is taken for a promise.",
     hint: "`await import(…)` of such a module calls that `then` and never settles. {exports}; rename it (e.g. '{suggestion}').",
   },
-
   WOW3027: {
     severity: "error",
     message: "The subscription '{name}' of {what} in context '{context}' is already the subscription of a saga of context '{otherContext}' (at {other}).",
     hint: "A saga's event handlers and jobs subscribe as `<saga>.<function>`, without the context (the runtime keeps each one's checkpoint under that name), so one host could not run both; rename one of the two sagas '{saga}'.",
   },
+
   // ── WOW4xxx: jobs and cron (WOW4001 and WOW4002 are shared with `wowc cron`) ──────────────────────
   WOW4001: {
     severity: "error",
@@ -379,17 +379,27 @@ export const messages = {
   WOW6002: {
     severity: "error",
     message: "Cannot read '{path}': {reason}",
-    hint: "Check that the file exists and is readable.",
+    hint: "Check that the file or directory exists and that you may read it; the other sources are still checked.",
   },
   WOW6003: {
     severity: "error",
     message: "Cannot write '{path}': {reason}",
-    hint: "Check that the directory is writable; a build's output directory can be chosen with --out.",
+    hint: "Check that the directory is writable and that nothing is in the way of this path; a build's output directory can be chosen with --out. A build writes all its files or none: the output directory keeps its previous content.",
   },
   WOW6004: {
     severity: "error",
     message: "This file is not UTF-8: the byte {byte} here does not start a complete UTF-8 character.",
     hint: "`.wow` files are read as UTF-8, and this one was probably saved in another encoding (Latin-1, Windows-1252); save it as UTF-8. Until then, `wowc fmt` leaves it as it is.",
+  },
+  WOW6005: {
+    severity: "error",
+    message: "The output directory '{dir}' holds files wowc did not write (such as '{file}'): nothing was written.",
+    hint: "wowc owns its output directory: it overwrites and deletes the files it generates there. Pass an empty or new directory with --out, or empty this one.",
+  },
+  WOW6006: {
+    severity: "error",
+    message: "Invalid command line: {detail}",
+    hint: "{advice}",
   },
 
   // ── WOW7xxx: tools (`wowc diff`, `wowc init`) ─────────────────────────────────────────────────

@@ -1,9 +1,11 @@
 // Quiet writes: every generated file (the manifest too) is written only when its content changed;
 // files wowc generated before and no longer produces are deleted — only inside the output
-// directory, only those listed in its record `<out>/.wowc-files`. In check mode nothing is
-// written: the result lists what is out of date.
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+// directory, only those listed in its record `<out>/.wowc-files`. A build's writes are all or
+// nothing (staged beside their targets, then renamed), and wowc writes only into a directory it
+// owns (see assertOwned). In check mode nothing is written: the result lists what is out of date.
+import { closeSync, copyFileSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { MANIFEST_FILE_NAME } from "../manifest/types.js";
 import type { ChunkedFile, EmittedFile } from "./emit.js";
 
 /** A generated file's content: text, or UTF-8 parts written one after the other. */
@@ -37,9 +39,8 @@ function writeContent(path: string, content: Content): void {
 }
 
 /**
- * Rewrites a file this process wrote as `known` with `content`: only from the first part that
- * differs (the parts before it are on disk already), then cuts the file to its new size. Throws
- * when the file is gone.
+ * Rewrites a file that holds `known` (a copy of what this process wrote) with `content`: only from
+ * the first part that differs (the parts before it are there already), then cuts it to its new size.
  */
 function rewriteContent(path: string, known: Content, content: Content): void {
   if (typeof content === "string" || typeof known === "string") {
@@ -84,48 +85,106 @@ export interface OutputResult {
 
 /** Writes `text` to `path` unless the file already holds exactly it; true when it wrote. */
 export function writeIfChanged(path: string, text: string): boolean {
-  return new Writer(true).write(path, text);
+  if (holds(path, text)) return false;
+  commit([{ path: resolve(path), content: text }]);
+  return true;
 }
 
+/** A write that failed: `path` is the file (absolute) that could not be written or deleted. */
+export class OutputError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: unknown,
+  ) {
+    super(`cannot write '${path}': ${reason instanceof Error ? reason.message : String(reason)}`);
+  }
+}
+
+/** The output directory holds files wowc did not write (and no record of a build): it is not written. */
+export class ForeignOutputError extends Error {
+  constructor(
+    readonly dir: string,
+    /** One of the files found there, relative to `dir`. */
+    readonly example: string,
+  ) {
+    super(`'${dir}' holds files wowc did not write, e.g. '${example}'`);
+  }
+}
+
+/** One file to write: its absolute path, its content, and what this process last wrote there. */
+interface PendingWrite {
+  readonly path: string;
+  readonly content: Content;
+  readonly known?: Content;
+}
+
+/** The suffix of a file staged beside its target before the target is replaced by it. */
+const STAGED_SUFFIX = ".wowc-new";
+
 /**
- * Quiet writes for one output directory: a file whose size differs is not read; a directory is
- * created once; when the output directory did not exist (a cold build) nothing is compared.
+ * Writes all the files or none: each is first written beside its target (`<file>.wowc-new`), and
+ * only when every one is staged are they renamed over their targets. A file that cannot be staged
+ * (a directory in the way, no permission) throws an OutputError naming it, after the staged files
+ * are removed: the output directory keeps its old, consistent content.
  */
-class Writer {
-  private readonly directories = new Set<string>();
-
-  constructor(private readonly compare: boolean) {}
-
-  write(path: string, content: Content): boolean {
-    if (this.compare && holds(path, content)) return false;
-    return this.overwrite(path, content);
+function commit(writes: readonly PendingWrite[]): void {
+  const made = new Set<string>();
+  const staged: string[] = [];
+  try {
+    for (const write of writes) staged.push(stage(write, made));
+  } catch (error) {
+    for (const temp of staged) rmSync(temp, { force: true });
+    throw error;
   }
-
-  /** Replaces `known`, which this process wrote there, by `content` (the caller knows they differ). */
-  rewrite(path: string, known: Content, content: Content): boolean {
+  writes.forEach((write, i) => {
     try {
-      rewriteContent(path, known, content);
-      return true;
-    } catch {
-      return this.overwrite(path, content); // its directory is gone: made again
+      renameSync(staged[i]!, write.path);
+    } catch (error) {
+      for (const temp of staged.slice(i)) rmSync(temp, { force: true });
+      throw new OutputError(write.path, error);
     }
-  }
+  });
+}
 
-  /** Writes without comparing. */
-  private overwrite(path: string, content: Content): boolean {
-    const dir = dirname(path);
-    if (!this.directories.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.directories.add(dir);
+/** Writes one file's content to its staged path (a file this process wrote: from a copy, only the parts that changed). */
+function stage(write: PendingWrite, made: Set<string>): string {
+  const temp = `${write.path}${STAGED_SUFFIX}`;
+  try {
+    if (statSync(write.path, { throwIfNoEntry: false })?.isDirectory() === true) {
+      throw Object.assign(new Error("a directory is in the way."), { code: "EISDIR" });
     }
-    writeContent(path, content);
+    const dir = dirname(write.path);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    if (write.known !== undefined && copied(write.path, temp)) rewriteContent(temp, write.known, write.content);
+    else writeContent(temp, write.content);
+    return temp;
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new OutputError(write.path, error);
+  }
+}
+
+/** Copies `from` to `to`; false when `from` is gone. */
+function copied(from: string, to: string): boolean {
+  try {
+    copyFileSync(from, to);
     return true;
+  } catch {
+    return false;
   }
 }
 
 /** True when the file at `path` holds exactly `content`: sizes first, then bytes. */
 function holds(path: string, content: Content): boolean {
-  const size = statSync(path, { throwIfNoEntry: false })?.size;
+  let size: number | undefined;
+  try {
+    size = statSync(path, { throwIfNoEntry: false })?.size;
+  } catch {
+    return false; // a file where a directory of the path should be: not there
+  }
   if (size !== byteLength(content)) return false;
   if (typeof content === "string") return readIfExists(path) === content;
   let bytes: Buffer;
@@ -166,19 +225,26 @@ export function writeOutput(outDir: string, files: ReadonlyArray<EmittedFile | C
   const memory = check ? undefined : options.memory;
   const listed = files.map((f) => f.path).sort();
   const record: EmittedFile = { path: GENERATED_LIST_FILE, text: `${listed.join("\n")}\n` };
-  const previous = memory?.filled === true ? [...memory.contents.keys()].filter((path) => path !== GENERATED_LIST_FILE) : previousList(root);
-  const writer = new Writer(existsSync(root));
+  const owned = memory?.filled === true;
+  const previous = owned ? [...memory.contents.keys()].filter((path) => path !== GENERATED_LIST_FILE) : previousList(root);
+  if (!check && !owned) assertOwned(root);
+  const compare = existsSync(root);
+  const writes: PendingWrite[] = [];
+  const seen: [string, Content][] = [];
   const changed: string[] = [];
   for (const file of [...files, record]) {
     const content = contentOf(file);
     const known = memory?.contents.get(file.path);
     if (known !== undefined && sameContent(known, content)) continue;
     const path = inside(root, file.path);
-    const differs = check ? !holds(path, content) : known !== undefined ? writer.rewrite(path, known, content) : writer.write(path, content);
-    memory?.contents.set(file.path, content);
+    seen.push([file.path, content]);
+    if (known === undefined && compare && holds(path, content)) continue;
+    writes.push({ path, content, ...(known === undefined ? {} : { known }) });
     // The record follows the generated files: it is written with them, never reported on its own.
-    if (differs && file !== record) changed.push(file.path);
+    if (file !== record) changed.push(file.path);
   }
+  if (!check) commit(writes);
+  for (const [path, content] of seen) memory?.contents.set(path, content);
   const keep = new Set(listed);
   const removed: string[] = [];
   for (const old of previous) {
@@ -186,11 +252,37 @@ export function writeOutput(outDir: string, files: ReadonlyArray<EmittedFile | C
     memory?.contents.delete(old);
     const path = inside(root, old);
     if (readIfExists(path) === undefined) continue;
-    if (!check) rmSync(path, { force: true });
+    if (!check) remove(path);
     removed.push(old);
   }
   if (memory !== undefined) memory.filled = true;
   return { changed, removed };
+}
+
+function remove(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch (error) {
+    throw new OutputError(path, error);
+  }
+}
+
+/**
+ * wowc owns its output directory (it rewrites and deletes what it generated there), so it writes
+ * only into one that is missing, empty (hidden files aside: `.gitignore`), or holds the record or
+ * manifest of an earlier build; anything else is someone's files (a mistyped `--out`).
+ */
+function assertOwned(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return;
+    throw new OutputError(root, error);
+  }
+  if (names.includes(GENERATED_LIST_FILE) || names.includes(MANIFEST_FILE_NAME)) return;
+  const foreign = names.filter((name) => !name.startsWith(".")).sort();
+  if (foreign.length > 0) throw new ForeignOutputError(root, foreign[0]!);
 }
 
 function previousList(root: string): string[] {

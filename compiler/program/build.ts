@@ -6,13 +6,13 @@ import { join, relative, resolve, sep } from "node:path";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
 import { emitContextFiles, emitProgramFiles, programFilesKey, sortedFiles, type EmittedFile } from "../emit/emit.js";
-import { OutputMemory, writeOutput, type OutputResult } from "../emit/write-output.js";
+import { ForeignOutputError, OutputError, OutputMemory, writeOutput, type OutputResult } from "../emit/write-output.js";
 import { MANIFEST_FILE_NAME } from "../manifest/types.js";
 import type { ContextModel, ProgramModel } from "../model.js";
 import type { CompileOptions, CompileResult } from "./compile.js";
 import { IncrementalProgram, type CompileWork } from "./incremental.js";
 import { Phases } from "./phases.js";
-import { findSources, readSources, reasonOf, type DecodedSource, type LoadedSources } from "./sources.js";
+import { findSources, normalizeSources, readSources, reasonOf, type DecodedSource, type LoadedSources } from "./sources.js";
 
 export interface BuildOptions extends CompileOptions {
   /** The build root: sources are found under it and reported relative to it. */
@@ -21,7 +21,11 @@ export interface BuildOptions extends CompileOptions {
   readonly outDir?: string;
   /** Write the manifest (`wowc build`) or only check (`wowc check`). */
   readonly write: boolean;
-  /** The sources, relative to the root; default: every `*.wow` under it. Order does not matter. */
+  /**
+   * The sources, relative to the root (`./a.wow`, `sub\a.wow` and `sub/a.wow` are the same source,
+   * given twice it is read once; a path outside the root is WOW6002); default: every `*.wow` under
+   * it. Order does not matter.
+   */
   readonly files?: readonly string[];
   /** Report warnings as errors (and then write nothing). */
   readonly warnAsError?: boolean;
@@ -60,11 +64,17 @@ export class Builder {
   private readonly emitted = new WeakMap<ContextModel, EmittedFile[]>();
   private readonly memory = new OutputMemory();
   private paths: Set<string> | undefined;
+  /** The directories the last walk could not list (WOW6002): reported on every run until the next walk. */
+  private unlisted: Diagnostic[] = [];
   private programFiles: { readonly key: string; readonly files: EmittedFile[] } | undefined;
+
+  /** `options.files`, normalized (and those outside the root, refused). */
+  private readonly files: ReturnType<typeof normalizeSources> | undefined;
 
   constructor(private readonly options: BuildOptions) {
     this.root = resolve(options.root);
     this.outDir = resolve(this.root, options.outDir ?? "generated");
+    this.files = options.files === undefined ? undefined : normalizeSources(this.root, options.files);
   }
 
   /** What the last run's compile had to redo. */
@@ -80,7 +90,8 @@ export class Builder {
     const { options, root, outDir } = this;
     const phases = new Phases(options.onPhase);
     const manifestPath = join(outDir, MANIFEST_FILE_NAME);
-    const loaded = phases.run("load", () => this.load(options.files ?? this.sourcePaths(changed), changed));
+    const loaded = phases.run("load", () => this.load(this.files?.paths ?? this.sourcePaths(changed), changed));
+    loaded.diagnostics.push(...(this.files?.problems ?? this.unlisted));
     if (loaded.files.length === 0 && loaded.diagnostics.length === 0) {
       loaded.diagnostics.push(createDiagnostic("WOW6001", { dir: displayPath(root) }));
     }
@@ -95,7 +106,7 @@ export class Builder {
         try {
           output = writeOutput(outDir, files, { check: options.check === true, memory: this.memory });
         } catch (error) {
-          diagnostics.push(createDiagnostic("WOW6003", { path: displayPath(outDir), reason: reasonOf(error) }));
+          diagnostics.push(writeFailure(error, outDir));
         }
       });
     }
@@ -109,7 +120,8 @@ export class Builder {
    */
   private sourcePaths(changed: ReadonlySet<string> | undefined): string[] {
     if (changed === undefined || this.paths === undefined) {
-      this.paths = new Set(findSources(this.root, this.outDir));
+      this.unlisted = [];
+      this.paths = new Set(findSources(this.root, this.outDir, this.unlisted));
     } else {
       for (const path of changed) {
         if (path.endsWith(".wow") && statSync(join(this.root, path), { throwIfNoEntry: false })?.isFile() === true) this.paths.add(path);
@@ -156,6 +168,13 @@ function withoutDecodingNoise(diagnostics: readonly Diagnostic[], loaded: readon
   const undecodable = new Set(loaded.flatMap((d) => (d.code === "WOW6004" && d.loc !== undefined ? [d.loc.file.path] : [])));
   if (undecodable.size === 0) return [...diagnostics];
   return diagnostics.filter((d) => !(d.code === "WOW1001" && d.loc !== undefined && undecodable.has(d.loc.file.path) && d.loc.file.text[d.loc.start] === "\uFFFD"));
+}
+
+/** The diagnostic of a failed write: the file that failed (WOW6003), or an output directory wowc does not own (WOW6005). */
+function writeFailure(error: unknown, outDir: string): Diagnostic {
+  if (error instanceof ForeignOutputError) return createDiagnostic("WOW6005", { dir: displayPath(error.dir), file: error.example });
+  if (error instanceof OutputError) return createDiagnostic("WOW6003", { path: displayPath(error.path), reason: reasonOf(error.reason) });
+  return createDiagnostic("WOW6003", { path: displayPath(outDir), reason: reasonOf(error) });
 }
 
 function asError(diagnostic: Diagnostic): Diagnostic {

@@ -1,8 +1,9 @@
 // Loading a build's sources: every `*.wow` file under the root (not under `node_modules`, hidden
-// directories or the output directory), paths relative to the root with `/`, sorted.
+// directories or the output directory), paths relative to the root with `/`, sorted. Symbolic links
+// are followed (a directory reached twice, or a link cycle, is walked once).
 import { isUtf8 } from "node:buffer";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 
@@ -11,23 +12,87 @@ export interface LoadedSources {
   readonly diagnostics: Diagnostic[];
 }
 
-/** Paths (relative to `root`, `/`-separated, sorted) of the `.wow` files of a build. */
-export function findSources(root: string, outDir?: string): string[] {
-  const skip = outDir === undefined ? undefined : resolve(outDir);
-  const found: string[] = [];
+/**
+ * Paths (relative to `root`, `/`-separated, sorted) of the `.wow` files of a build. A directory that
+ * cannot be listed is reported in `problems` (WOW6002) and the walk goes on; without `problems` the
+ * error is thrown. A link whose target is missing is listed when its name ends in `.wow`: reading it
+ * reports it.
+ */
+export function findSources(root: string, outDir?: string, problems?: Diagnostic[]): string[] {
+  const top = resolve(root);
+  const skip = outDir === undefined ? undefined : realPath(resolve(outDir));
+  const walked = new Set<string>();
+  const found = new Map<string, string>(); // real path → path relative to the root
   const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const real = realPath(dir);
+    if (walked.has(real) || (real === skip && dir !== top)) return;
+    walked.add(real);
+    for (const entry of listDirectory(dir, top, problems)) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name === "node_modules" || entry.name.startsWith(".") || path === skip) continue;
-        walk(path);
-      } else if (entry.isFile() && entry.name.endsWith(".wow")) {
-        found.push(relative(root, path).split(sep).join("/"));
+      const kind = kindOf(entry, path);
+      if (kind === "directory") {
+        if (entry.name !== "node_modules" && !entry.name.startsWith(".")) walk(path);
+      } else if (kind === "file" && entry.name.endsWith(".wow")) {
+        const target = realPath(path);
+        if (!found.has(target)) found.set(target, relative(top, path).split(sep).join("/"));
       }
     }
   };
-  walk(resolve(root));
-  return found.sort();
+  walk(top);
+  return [...found.values()].sort();
+}
+
+/** A directory's entries by name; when it cannot be listed, WOW6002 in `problems` (or thrown). */
+function listDirectory(dir: string, root: string, problems: Diagnostic[] | undefined): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error) {
+    if (problems === undefined) throw error;
+    const path = relative(root, dir).split(sep).join("/") || ".";
+    problems.push(withFile(createDiagnostic("WOW6002", { path, reason: reasonOf(error) }), path));
+    return [];
+  }
+}
+
+/** What an entry is, a symbolic link by its target's kind (a missing target counts as a file). */
+function kindOf(entry: Dirent, path: string): "directory" | "file" | undefined {
+  if (entry.isDirectory()) return "directory";
+  if (entry.isFile()) return "file";
+  if (!entry.isSymbolicLink()) return undefined;
+  let target: Stats | undefined;
+  try {
+    target = statSync(path);
+  } catch {
+    target = undefined; // missing, or a link cycle
+  }
+  return target?.isDirectory() === true ? "directory" : target === undefined || target.isFile() ? "file" : undefined;
+}
+
+/** The path with every link resolved; the path itself when it does not exist (or is a link cycle). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Source paths as an API caller gives them (`build({ files })`), made what the walk gives: relative
+ * to the root, `/`-separated (a `\` is taken for one), without `./` or `..` steps, each once,
+ * sorted. A path outside the root (`../x.wow`, an absolute path elsewhere) is WOW6002, not read.
+ */
+export function normalizeSources(root: string, paths: readonly string[]): { readonly paths: string[]; readonly problems: Diagnostic[] } {
+  const top = resolve(root);
+  const found = new Set<string>();
+  const problems: Diagnostic[] = [];
+  for (const given of paths) {
+    const path = relative(top, resolve(top, given.replaceAll("\\", "/"))).split(sep).join("/");
+    if (path === ".." || path.startsWith("../") || isAbsolute(path)) {
+      problems.push(withFile(createDiagnostic("WOW6002", { path: given, reason: `it is outside the build root '${top}': give sources relative to the root, inside it.` }), given));
+    } else found.add(path);
+  }
+  return { paths: [...found].sort(), problems };
 }
 
 /** A source as read: its text, and WOW6004 when its bytes are not UTF-8. */
@@ -44,7 +109,7 @@ export function readSources(root: string, paths: readonly string[]): { readonly 
     try {
       decoded.push(decodeSource(path, readFileSync(join(root, path))));
     } catch (error) {
-      unreadable.push(createDiagnostic("WOW6002", { path, reason: reasonOf(error) }));
+      unreadable.push(withFile(createDiagnostic("WOW6002", { path, reason: reasonOf(error) }), path));
     }
   }
   return { decoded, unreadable };
@@ -92,10 +157,16 @@ function firstInvalidByte(bytes: Uint8Array): number {
   return bytes.length;
 }
 
+/** A diagnostic about a whole file or directory (no position in it): JSON output names the path. */
+export function withFile(diagnostic: Diagnostic, path: string): Diagnostic {
+  return { ...diagnostic, path };
+}
+
 export function reasonOf(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (code === "ENOENT") return "no such file or directory.";
   if (code === "EACCES" || code === "EPERM") return "permission denied.";
   if (code === "EISDIR") return "it is a directory.";
+  if (code === "ENOTDIR") return "a file is in the way where a directory should be.";
   return error instanceof Error ? error.message : String(error);
 }

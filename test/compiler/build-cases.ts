@@ -51,6 +51,17 @@ export const buildCases: readonly BuildCase[] = [
       return build({ root, write: false });
     },
   },
+  {
+    code: "WOW6005",
+    title: "the output directory holds files wowc did not write",
+    run: () => {
+      const root = tempDir();
+      writeFileSync(join(root, "shop.wow"), clean);
+      mkdirSync(join(root, "src"));
+      writeFileSync(join(root, "src", "index.ts"), "// the user's own code\n");
+      return build({ root, outDir: join(root, "src"), write: true });
+    },
+  },
 ];
 
 export const buildCaseCodes: readonly string[] = buildCases.map((c) => c.code);

@@ -68,6 +68,9 @@ function section(code: DiagnosticCode): string[] {
     lines.push(`Example: ${tool.title}.`, "");
   } else if (build !== undefined) {
     lines.push(`Example: ${build.title}.`, "");
+  } else if (code === "WOW6006") {
+    // Run by test/cli/cli-audit.test.ts.
+    lines.push("Not caused by sources: the command line is wrong (e.g. `wowc build --out=`). Exit status 2; with `--format json`, printed as JSON on stdout too.", "");
   } else if (code === "WOW9999") {
     lines.push("Not caused by sources: a bug in wowc. Printed as one line on stderr, exit status 2; `WOWC_DEBUG=1` adds the stack trace.", "");
   } else {
