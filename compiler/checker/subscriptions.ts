@@ -10,21 +10,26 @@ interface Subscriber {
   readonly name: string;
   readonly saga: string;
   readonly context: string;
-  /** "the handler of event 'Pinged'", "job 'tick'". */
-  readonly what: string;
+  /** The event handled, or the job (named when reported: most subscriptions never are). */
+  readonly event?: string;
+  readonly job?: string;
   readonly loc: Location;
 }
 
 /** Across the whole program: reports each subscription that a saga of another context, earlier in the sources, already has. */
 export function checkSubscriptions(model: ProgramModel, reporter: Reporter): void {
+  const all = subscribers(model);
   const first = new Map<string, Subscriber>();
-  for (const subscriber of subscribers(model).sort((a, b) => compareLocations(a.loc, b.loc))) {
+  for (const subscriber of all) {
     const other = first.get(subscriber.name);
-    if (other === undefined) first.set(subscriber.name, subscriber);
-    else if (other.context !== subscriber.context) {
-      const { name, what, context, saga } = subscriber;
-      reporter.report("WOW3027", { name, what, context, saga, otherContext: other.context, other: where(other.loc) }, subscriber.loc);
-    }
+    if (other === undefined || compareLocations(subscriber.loc, other.loc) < 0) first.set(subscriber.name, subscriber);
+  }
+  for (const subscriber of all) {
+    const other = first.get(subscriber.name)!;
+    if (other.context === subscriber.context) continue;
+    const { name, context, saga, event, job } = subscriber;
+    const what = event !== undefined ? `the handler of event '${event}'` : `job '${job}'`;
+    reporter.report("WOW3027", { name, what, context, saga, otherContext: other.context, other: where(other.loc) }, subscriber.loc);
   }
 }
 
@@ -33,11 +38,10 @@ function subscribers(model: ProgramModel): Subscriber[] {
   for (const { name: context, sagas } of model.contexts) {
     for (const saga of sagas) {
       for (const h of saga.eventHandlers) {
-        const what = `the handler of event '${h.decl.target.text}'`;
-        out.push({ name: subscriptionName(saga.name, h.function), saga: saga.name, context, what, loc: h.decl.target.loc });
+        out.push({ name: subscriptionName(saga.name, h.function), saga: saga.name, context, event: h.decl.target.text, loc: h.decl.target.loc });
       }
       for (const job of saga.jobs) {
-        out.push({ name: subscriptionName(job.saga, job.function), saga: saga.name, context, what: `job '${job.function}'`, loc: job.decl.name.loc });
+        out.push({ name: subscriptionName(job.saga, job.function), saga: saga.name, context, job: job.function, loc: job.decl.name.loc });
       }
     }
   }

@@ -158,23 +158,31 @@ export function zoneNames(): readonly string[] {
  * (the JVM hosts that read the same manifest) takes only this spelling.
  */
 export function zoneSpelling(zone: string): string | undefined {
+  const spelling = tzdbSpelling(zone);
+  return spelling === zone ? undefined : spelling;
+}
+
+/** The tz database name that `zone` spells in any case, if any. */
+function tzdbSpelling(zone: string): string | undefined {
   if (spellings === undefined) {
     spellings = new Map();
     for (const name of zoneNames()) spellings.set(name.toLowerCase(), name);
   }
-  const spelling = spellings.get(zone.toLowerCase());
-  return spelling === zone ? undefined : spelling;
+  return spellings.get(zone.toLowerCase());
 }
 
 /**
- * True for a time zone that Intl knows by an IANA name (e.g. "Europe/Berlin"), and for "UTC",
- * spelt as the tz database spells it: "europe/berlin" is refused, as Java's `ZoneId` refuses it.
+ * True for a time zone that Intl knows by a name of the tz database (e.g. "Europe/Berlin"), and for
+ * "UTC", spelt as the database spells it: "europe/berlin", "PST" and "JST" are refused, as Java's
+ * `ZoneId` refuses them.
  */
 export function isValidTimeZone(zone: string): boolean {
   if (typeof zone !== "string") return false;
   let valid = validity.get(zone);
   if (valid === undefined) {
-    valid = UTC_NAMES.has(zone) || (/^[A-Za-z]/.test(zone) && intlKnows(zone) && zoneSpelling(zone) === undefined);
+    // Only names of the tz database: ICU also takes abbreviations ("PST", "JST") and names the
+    // database dropped ("US/Pacific-New"), which Java's ZoneId refuses.
+    valid = UTC_NAMES.has(zone) || (tzdbSpelling(zone) === zone && intlKnows(zone));
     validity.set(zone, valid);
   }
   return valid;

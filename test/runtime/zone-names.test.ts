@@ -29,6 +29,19 @@ describe("zone names", () => {
     expect(zoneSpelling(spelling)).toBeUndefined();
   });
 
+  it.each(["PST", "IST", "JST", "SystemV/AST4", "US/Pacific-New"])(
+    "%j, which ICU takes but is no name of the tz database (Java's ZoneId refuses it), is refused",
+    (zone) => {
+      expect(isValidTimeZone(zone)).toBe(false);
+      expect(() => zoneClock(zone)).toThrow(`Unknown time zone '${zone}': use an IANA name`);
+    },
+  );
+
+  it.each(["EST", "MST", "HST", "CET", "GMT0", "Zulu", "Universal", "PRC", "Europe/Kiev", "America/Buenos_Aires"])(
+    "%j, an old name the tz database still keeps (as Java does), is taken",
+    (zone) => expect(isValidTimeZone(zone)).toBe(true),
+  );
+
   it("a cron rule is not searched in a wrongly cased zone, and the error gives the spelling", () => {
     expect(() => zoneClock("asia/tokyo")).toThrow(`Unknown time zone 'asia/tokyo': zone names are case-sensitive: did you mean "Asia/Tokyo"?`);
     expect(() => CronExpression.parse("0 0 * * * *").next(new Date(0), "utc")).toThrow(/did you mean "UTC"/);
