@@ -36,6 +36,7 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
     } else paths.push(arg);
   }
   const files: string[] = [];
+  const failed: Diagnostic[] = [];
   for (const path of paths.length === 0 ? ["."] : paths) {
     const absolute = resolve(io.cwd, path);
     let isDirectory: boolean;
@@ -45,11 +46,10 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
       io.stderr(`wowc fmt: '${path}' does not exist.\n`);
       return 2;
     }
-    if (isDirectory) files.push(...findSources(absolute, resolve(absolute, "generated")).map((f) => resolve(absolute, f)));
+    if (isDirectory) files.push(...findSources(absolute, resolve(absolute, "generated"), failed, io.cwd).map((f) => resolve(absolute, f)));
     else files.push(absolute);
   }
   const unformatted: string[] = [];
-  const failed: Diagnostic[] = [];
   /** WOW6003: a formatted file that could not be written back (it keeps its old content). */
   const unwritten: Diagnostic[] = [];
   for (const path of [...new Set(files)].sort()) {

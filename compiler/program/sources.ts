@@ -16,9 +16,9 @@ export interface LoadedSources {
  * Paths (relative to `root`, `/`-separated, sorted) of the `.wow` files of a build. A directory that
  * cannot be listed is reported in `problems` (WOW6002) and the walk goes on; without `problems` the
  * error is thrown. A link whose target is missing is listed when its name ends in `.wow`: reading it
- * reports it.
+ * reports it. A problem's path is relative to `shownFrom` (default: the root).
  */
-export function findSources(root: string, outDir?: string, problems?: Diagnostic[]): string[] {
+export function findSources(root: string, outDir?: string, problems?: Diagnostic[], shownFrom: string = root): string[] {
   const top = resolve(root);
   const skip = outDir === undefined ? undefined : realPath(resolve(outDir));
   const walked = new Set<string>();
@@ -27,7 +27,7 @@ export function findSources(root: string, outDir?: string, problems?: Diagnostic
     const real = realPath(dir);
     if (walked.has(real) || (real === skip && dir !== top)) return;
     walked.add(real);
-    for (const entry of listDirectory(dir, top, problems)) {
+    for (const entry of listDirectory(dir, resolve(shownFrom), problems)) {
       const path = join(dir, entry.name);
       const kind = kindOf(entry, path);
       if (kind === "directory") {

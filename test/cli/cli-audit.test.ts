@@ -80,6 +80,18 @@ describe("source discovery", () => {
     chmodSync(join(root, "locked"), 0o755);
   });
 
+  it("C1: in fmt too, an unreadable subdirectory is a WOW6002 named from the working directory (exit 1), and the other files are formatted", async () => {
+    const root = project({ "src/a.wow": "context shop\ntype   T {  x: int }\n", "src/locked/b.wow": other });
+    deny(join(root, "src/locked"));
+    const { code, stdout, stderr } = await wowc(["fmt", "src"], root);
+    expect(code).toBe(1);
+    expect(stdout).toContain("error WOW6002: Cannot read 'src/locked': permission denied.");
+    expect(stdout).toContain("Formatted src/a.wow");
+    expect(stderr).not.toContain("WOW9999");
+    expect(readFileSync(join(root, "src/a.wow"), "utf8")).toBe("context shop\n\ntype T { x: int }\n");
+    chmodSync(join(root, "src/locked"), 0o755);
+  });
+
   it("C12: WOW6002 names the file it could not read in JSON", async () => {
     const root = project({ "a.wow": clean, "b.wow": other });
     deny(join(root, "b.wow"));
