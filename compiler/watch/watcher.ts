@@ -11,7 +11,7 @@
 // `.wow` files of the event's directory and, when the event names something else than a `.wow`
 // file, everything under that path. Each is compared (existence, mtime, size, inode) with what it
 // was when last given to the Builder; the ones that differ are the rebuild's changes.
-import { readdirSync, statSync, watch as fsWatch, type FSWatcher } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync, watch as fsWatch, type FSWatcher } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { Builder, type BuildOptions } from "../program/build.js";
@@ -62,48 +62,91 @@ export const watchFiles: WatchFiles = (root, onChange, options) => {
   return watchTree(root, onChange, options?.skip === undefined ? undefined : resolve(options.skip));
 };
 
-/** One non-recursive watch per directory under `root` (not `node_modules`, hidden ones or `skip`). */
+/** The real path of `path`, or undefined when it is gone or dangling. */
+function realOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One non-recursive watch per directory under `root` (not `node_modules`, hidden ones or `skip`).
+ * Symbolic links are followed as `findSources` follows them: a linked directory is watched (once,
+ * by its real path: a link cycle is not walked round), and a linked `.wow` file gets a watch of its
+ * own, since its directory's watch sees the link change, not the file behind it.
+ */
 export function watchTree(root: string, onChange: (path: string) => void, skip?: string): { close(): void } {
   const top = resolve(root);
   const watchers = new Map<string, FSWatcher>();
+  const realWatched = new Map<string, string>(); // watched path → its real path
+  const reals = new Set<string>(); // the real paths watched (each once)
+  // The output directory by its real path (it may be made by the first build, or reached by a link).
+  const isSkipped = (real: string) => skip !== undefined && real === (realOf(skip) ?? resolve(skip));
   let closed = false;
   const isDirectory = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  const isLink = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
   const unwatch = (path: string): void => {
     for (const [dir, watcher] of watchers) {
       if (dir !== path && !dir.startsWith(path + sep)) continue;
       watcher.close();
       watchers.delete(dir);
+      reals.delete(realWatched.get(dir)!);
+      realWatched.delete(dir);
     }
   };
-  const add = (dir: string): void => {
-    if (closed || watchers.has(dir)) return;
+  const watchOnce = (path: string, listener: (name: string | undefined) => void): boolean => {
+    if (closed || watchers.has(path)) return false;
+    const real = realOf(path);
+    if (real === undefined || (path !== top && isSkipped(real)) || reals.has(real)) return false;
     let watcher: FSWatcher;
     try {
-      watcher = fsWatch(dir, (_event, name) => event(dir, name === null ? undefined : name.toString()));
+      watcher = fsWatch(path, (_event, name) => listener(name === null ? undefined : name.toString()));
     } catch {
-      return; // gone already: its parent's event says so
+      return false; // gone already: its parent's event says so
     }
-    watcher.on("error", () => unwatch(dir));
-    watchers.set(dir, watcher);
+    watcher.on("error", () => unwatch(path));
+    watchers.set(path, watcher);
+    realWatched.set(path, real);
+    reals.add(real);
+    return true;
+  };
+  /** A linked `.wow` file: reported by its own watch under its name in the tree. */
+  const addLinkedFile = (path: string): void => {
+    watchOnce(path, () => {
+      if (!closed) onChange(relative(top, path));
+    });
+  };
+  const add = (dir: string): void => {
+    if (!watchOnce(dir, (name) => event(dir, name))) return;
     let entries;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      // In findSources' order, so that a directory reached twice is watched under the name it is built from.
+      entries = readdirSync(dir, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
     } catch {
       return;
     }
     for (const entry of entries) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory() && !skippedName(entry.name) && path !== skip) add(path);
+      if (skippedName(entry.name)) continue;
+      if (entry.isDirectory()) add(path);
+      else if (entry.isSymbolicLink()) followLink(path);
     }
+  };
+  const followLink = (path: string): void => {
+    if (isDirectory(path)) add(path);
+    else if (path.endsWith(".wow")) addLinkedFile(path);
   };
   const event = (dir: string, name: string | undefined): void => {
     if (closed) return;
     const path = name === undefined ? dir : join(dir, name);
-    if (name !== undefined && path !== skip && !skippedName(name)) {
+    if (name !== undefined && !skippedName(name)) {
       // An entry appeared, went or was replaced: if it is (or was) a directory, watch what is there
       // now. A directory moved away keeps its watch on Linux, reporting under its old name: closed.
       if (watchers.has(path)) unwatch(path);
-      if (isDirectory(path)) add(path);
+      if (isLink(path)) followLink(path);
+      else if (isDirectory(path)) add(path);
     }
     onChange(relative(top, path));
   };
@@ -113,6 +156,8 @@ export function watchTree(root: string, onChange: (path: string) => void, skip?:
       closed = true;
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
+      realWatched.clear();
+      reals.clear();
     },
   };
 }

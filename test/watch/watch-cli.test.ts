@@ -2,7 +2,7 @@
 // Then what editors and shells do to files under a running watcher — saves through a temp file and
 // a rename, directories renamed or moved out of the tree — each awaited with a bounded poll.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -110,5 +110,34 @@ describe("wowc build --watch (process): renames", () => {
     const removed = /Change: src\/a\/one\.wow\nRebuilt in \d+ ms \(0 of 1 file parsed; \d+ written, \d+ removed\)/;
     await until(() => !manifest().includes('"one"') && removed.test(state.stdout.slice(before)), () => `context "one" still in the manifest; output:\n${state.stdout}`);
     expect(manifest()).toContain('"two"');
+  });
+});
+
+describe("wowc build --watch (process): symbolic links", () => {
+  let running: ChildProcess | undefined;
+  afterEach(() => {
+    running?.kill("SIGINT");
+    running = undefined;
+  });
+
+  it("sees edits behind a linked directory and a linked file, as the build reads them, and a link cycle does not hang it", async () => {
+    const elsewhere = scratchDir("wowc-watch-linked-");
+    mkdirSync(join(elsewhere, "lib"), { recursive: true });
+    writeFileSync(join(elsewhere, "lib/one.wow"), wow("one"));
+    writeFileSync(join(elsewhere, "two.wow"), wow("two"));
+    const dir = scratchDir("wowc-watch-links-");
+    symlinkSync(join(elsewhere, "lib"), join(dir, "lib"));
+    symlinkSync(join(elsewhere, "two.wow"), join(dir, "two.wow"));
+    symlinkSync(dir, join(dir, "loop"));
+    const { child, state } = watch(dir);
+    running = child;
+    await until(() => /Built in \d+ ms \(2 files; \d+ written\)/.test(state.stdout), () => state.stdout);
+    const manifestPath = join(dir, "generated/wow-manifest.json");
+    const manifest = () => (existsSync(manifestPath) ? readFileSync(manifestPath, "utf8") : "");
+    writeFileSync(join(elsewhere, "lib/one.wow"), wow("one", "viaDir"));
+    await until(() => manifest().includes('"viaDir"'), () => `no "viaDir" in the manifest; output:\n${state.stdout}`);
+    writeFileSync(join(elsewhere, "two.wow"), wow("two", "viaFile"));
+    await until(() => manifest().includes('"viaFile"'), () => `no "viaFile" in the manifest; output:\n${state.stdout}`);
+    expect(state.stdout).not.toMatch(/error|failed/);
   });
 });
