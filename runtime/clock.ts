@@ -4,6 +4,18 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms` (or at once when `signal` aborts; it never rejects). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Marks work started now (a poll and the deliveries or handlers it runs) that time should not move
+   * past before it settles, even while it awaits I/O; returns it. A virtual clock holds its time
+   * for it, so what the work commits is committed at the instant it began; the system clock has
+   * nothing to hold and leaves it out.
+   */
+  track?<T>(work: Promise<T>): Promise<T>;
+}
+
+/** `work`, tracked by `clock` when it tracks work. */
+export function tracked<T>(clock: Clock, work: Promise<T>): Promise<T> {
+  return clock.track === undefined ? work : clock.track(work);
 }
 
 /** The longest delay setTimeout holds: a longer one fires after 1 ms (with a TimeoutOverflowWarning). */

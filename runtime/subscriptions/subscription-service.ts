@@ -3,7 +3,7 @@
 // handler) delays no other. A handler failure is retried with backoff, then the event is parked
 // (durably, with its error) and the subscription goes on with the next events. Parked events can be
 // re-driven.
-import type { Clock } from "../clock.js";
+import { tracked, type Clock } from "../clock.js";
 import type { Journal } from "../journal/journal.js";
 import type { DurationInput } from "../model/duration.js";
 import { optionValues, type Backoff, type BackoffInput } from "../model/option-values.js";
@@ -209,7 +209,7 @@ export class SubscriptionService {
       worker.woken = false;
       let read = 0;
       try {
-        read = await this.pass(worker, signal);
+        read = await tracked(this.clock, this.pass(worker, signal));
       } catch (error) {
         this.onError(error);
       }

@@ -125,11 +125,6 @@ export class ScheduleSpec {
       onError: (error) => this.errors.push(error),
     });
     this.host = this.app.core;
-    // A poll and its deliveries hold the clock at their instant until they end, also while a
-    // service awaits real I/O: their events are committed at the time they were due.
-    const timers = this.host.timers;
-    const poll = timers.pollOnce.bind(timers);
-    timers.pollOnce = () => this.clock.track(poll());
   }
 
   /** Enables a job instance (`wow.schedule.Enable`), as a tenant or the host does; an own rule may be given. */
@@ -155,7 +150,8 @@ export class ScheduleSpec {
 
   /**
    * Moves the virtual clock on; returns the scheduled commands sent meanwhile. At each instant the
-   * deliveries in flight end before time moves on, so their events are committed when they were due.
+   * deliveries and saga handlers in flight end before time moves on (the timer and subscription
+   * loops have the clock track them), so what they commit is committed when it was due.
    */
   async advanceTime(duration: DurationInput): Promise<SentCommand[]> {
     await this.start();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../clock.js";
+import { tracked, type Clock } from "../clock.js";
 import { UnstorableCommitError, VersionConflictError, type BatchEntry, type BatchOutcome, type Journal, type TimerRow, type TimerSettlement } from "../journal/journal.js";
 import { refKey } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
@@ -90,7 +90,7 @@ export class TimerService {
         let claimed = 0;
         let failed = false;
         try {
-          claimed = await this.pollOnce();
+          claimed = await tracked(this.clock, this.pollOnce());
         } catch (error) {
           failed = true;
           this.onError(error);

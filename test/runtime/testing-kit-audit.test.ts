@@ -1,9 +1,11 @@
 // The test kit, audited: advanceTime waits for deliveries in flight, `given` seeds one version per
-// event, expectations can name a schedule's due time, and a parked delivery shows as parked.
+// event, expectations can name a schedule's due time, and a parked delivery shows as parked. Saga
+// handlers in flight hold the clock as deliveries do.
 import { describe, expect, it } from "vitest";
-import { ScheduleRule, aggregateRef, commandMessage } from "../../runtime/index.js";
+import { ScheduleRule, aggregateRef, commandMessage, type SagaRegistration } from "../../runtime/index.js";
 import { aggregateSpec, scheduleSpec } from "../../runtime/testing/index.js";
 import { GRACE_KEY, T, order } from "./fixtures/order-domain.js";
+import { order as shopOrder, probe, S, shopSaga, stock } from "./sagas/saga-domain.js";
 
 const services = { paymentPolicy: { gracePeriod: "15m" } };
 const ref = aggregateRef("eshop-order", "order", "o-1");
@@ -72,5 +74,28 @@ describe("scheduleSpec: a parked delivery", () => {
       [T.Ping, true, "Error: probe down"],
     ]);
     await spec.stop();
+  });
+});
+
+describe("scheduleSpec.advanceTime waits for saga handlers in flight", () => {
+  it("a saga handler that awaits setImmediate sends its command at the instant of the event, not at a later virtual time", async () => {
+    const p = probe();
+    const base = shopSaga(p);
+    const onCreated = base.events[S.OrderCreated]!;
+    const saga: SagaRegistration = {
+      ...base,
+      events: {
+        ...base.events,
+        [S.OrderCreated]: { ...onCreated, handle: async (event, context, services) => (await turns(20)(), onCreated.handle(event, context, services)) },
+      },
+    };
+    const start = "2026-05-01T00:00:00Z";
+    const s = scheduleSpec({ aggregates: [shopOrder, stock], sagas: [saga], start, timers: { pollInterval: "10m" }, subscriptions: { pollInterval: "10m" } });
+    await s.send(commandMessage(S.Receive, { quantity: 5 }, aggregateRef("shop", "Stock", "mug")));
+    await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 2 }, aggregateRef("shop", "Order", "o-1")));
+    await s.advanceTime("30m");
+    const reserved = (await s.journal.load(aggregateRef("shop", "Stock", "mug"))).events.filter((e) => e.type === S.Reserved);
+    expect(reserved.map((e) => new Date(e.createdAt).toISOString())).toEqual([new Date(start).toISOString()]);
+    await s.stop();
   });
 });
