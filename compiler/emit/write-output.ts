@@ -3,7 +3,7 @@
 // directory, only those listed in its record `<out>/.wowc-files`. A build's writes are all or
 // nothing (staged beside their targets, then renamed), and wowc writes only into a directory it
 // owns (see assertOwned). In check mode nothing is written: the result lists what is out of date.
-import { closeSync, copyFileSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { MANIFEST_FILE_NAME } from "../manifest/types.js";
 import type { ChunkedFile, EmittedFile } from "./emit.js";
@@ -30,40 +30,18 @@ function byteLength(content: Content): number {
   return size;
 }
 
+/** Writes a file whole: text, or its parts one after the other. */
 function writeContent(path: string, content: Content): void {
   if (typeof content === "string") {
     writeFileSync(path, content);
     return;
   }
-  writeChunks(openSync(path, "w"), content, 0, 0);
-}
-
-/**
- * Rewrites a file that holds `known` (a copy of what this process wrote) with `content`: only from
- * the first part that differs (the parts before it are there already), then cuts it to its new size.
- */
-function rewriteContent(path: string, known: Content, content: Content): void {
-  if (typeof content === "string" || typeof known === "string") {
-    writeContent(path, content);
-    return;
-  }
-  let first = 0;
-  let offset = 0;
-  while (first < content.length && first < known.length && sameChunk(known[first]!, content[first]!)) offset += content[first++]!.byteLength;
-  writeChunks(openSync(path, "r+"), content, first, offset);
-}
-
-/** Writes `chunks[from…]` at `offset`, cuts the file there, closes it. */
-function writeChunks(fd: number, chunks: readonly Uint8Array[], from: number, offset: number): void {
+  const fd = openSync(path, "w");
   try {
-    let at = offset;
-    for (let i = from; i < chunks.length; i++) {
-      const chunk = chunks[i]!;
+    for (const chunk of content) {
       let done = 0;
-      while (done < chunk.byteLength) done += writeSync(fd, chunk, done, chunk.byteLength - done, at + done);
-      at += chunk.byteLength;
+      while (done < chunk.byteLength) done += writeSync(fd, chunk, done, chunk.byteLength - done);
     }
-    ftruncateSync(fd, at);
   } finally {
     closeSync(fd);
   }
@@ -111,11 +89,10 @@ export class ForeignOutputError extends Error {
   }
 }
 
-/** One file to write: its absolute path, its content, and what this process last wrote there. */
+/** One file to write: its absolute path and its content. */
 interface PendingWrite {
   readonly path: string;
   readonly content: Content;
-  readonly known?: Content;
 }
 
 /** The suffix of a file staged beside its target before the target is replaced by it. */
@@ -146,7 +123,7 @@ function commit(writes: readonly PendingWrite[]): void {
   });
 }
 
-/** Writes one file's content to its staged path (a file this process wrote: from a copy, only the parts that changed). */
+/** Writes one file's content, whole, to its staged path beside it. */
 function stage(write: PendingWrite, made: Set<string>): string {
   const temp = `${write.path}${STAGED_SUFFIX}`;
   try {
@@ -158,22 +135,11 @@ function stage(write: PendingWrite, made: Set<string>): string {
       mkdirSync(dir, { recursive: true });
       made.add(dir);
     }
-    if (write.known !== undefined && copied(write.path, temp)) rewriteContent(temp, write.known, write.content);
-    else writeContent(temp, write.content);
+    writeContent(temp, write.content);
     return temp;
   } catch (error) {
     rmSync(temp, { force: true });
     throw new OutputError(write.path, error);
-  }
-}
-
-/** Copies `from` to `to`; false when `from` is gone. */
-function copied(from: string, to: string): boolean {
-  try {
-    copyFileSync(from, to);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -239,7 +205,7 @@ export function writeOutput(outDir: string, files: ReadonlyArray<EmittedFile | C
     const path = inside(root, file.path);
     seen.push([file.path, content]);
     if (known === undefined && compare && holds(path, content)) continue;
-    writes.push({ path, content, ...(known === undefined ? {} : { known }) });
+    writes.push({ path, content });
     // The record follows the generated files: it is written with them, never reported on its own.
     if (file !== record) changed.push(file.path);
   }
