@@ -3,7 +3,7 @@
 // directory, only those listed in its record `<out>/.wowc-files`. A build's writes are all or
 // nothing (staged beside their targets, then renamed), and wowc writes only into a directory it
 // owns (see assertOwned). In check mode nothing is written: the result lists what is out of date.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { MANIFEST_FILE_NAME } from "../manifest/types.js";
 import type { ChunkedFile, EmittedFile } from "./emit.js";
@@ -123,11 +123,12 @@ function commit(writes: readonly PendingWrite[]): void {
   });
 }
 
-/** Writes one file's content, whole, to its staged path beside it. */
+/** Writes one file's content, whole, to its staged path beside it, with the mode of the file it replaces. */
 function stage(write: PendingWrite, made: Set<string>): string {
   const temp = `${write.path}${STAGED_SUFFIX}`;
   try {
-    if (statSync(write.path, { throwIfNoEntry: false })?.isDirectory() === true) {
+    const old = statSync(write.path, { throwIfNoEntry: false });
+    if (old?.isDirectory() === true) {
       throw Object.assign(new Error("a directory is in the way."), { code: "EISDIR" });
     }
     const dir = dirname(write.path);
@@ -136,6 +137,7 @@ function stage(write: PendingWrite, made: Set<string>): string {
       made.add(dir);
     }
     writeContent(temp, write.content);
+    if (old !== undefined) chmodSync(temp, old.mode & 0o7777); // a mode the user set (read-only, say) is kept
     return temp;
   } catch (error) {
     rmSync(temp, { force: true });

@@ -169,6 +169,17 @@ describe("the output directory", () => {
     expect(snapshot(out)).toEqual(before);
   });
 
+  it("a rewritten file keeps the mode it had (a generated file made read-only stays read-only)", async () => {
+    const root = project({ "a.wow": clean });
+    const manifest = join(root, "generated", "wow-manifest.json");
+    expect((await wowc(["build", root])).code).toBe(0);
+    chmodSync(manifest, 0o444);
+    writeFileSync(join(root, "b.wow"), other);
+    expect((await wowc(["build", root])).code).toBe(0);
+    expect(readFileSync(manifest, "utf8")).toContain('"B"');
+    expect(fs.statSync(manifest).mode & 0o777).toBe(0o444);
+  });
+
   it("C3: refuses an output directory holding files it did not write (WOW6005, exit 2), touching nothing", async () => {
     const root = project({ "a.wow": clean, "mine/index.ts": "// my own code\n", "mine/notes.md": "notes\n" });
     const { code, stdout } = await wowc(["build", root, "--out", join(root, "mine")]);
