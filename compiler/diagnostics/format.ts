@@ -104,21 +104,22 @@ function painter(enabled: boolean): Paint {
 
 function formatOne(d: Diagnostic, paint: Paint, display: (path: string) => string): string {
   const colourOf = d.severity === "error" ? paint.red : paint.yellow;
-  const label = `${colourOf(d.severity)} ${paint.grey(d.code)}: ${d.message}`;
+  // Paths, messages and hints can carry text from the sources (a file name, a string's value).
+  const label = `${colourOf(d.severity)} ${paint.grey(d.code)}: ${visible(d.message)}`;
   let out: string;
   if (d.loc === undefined) {
     out = `${label}\n`;
   } else {
     const span = spanOf(d.loc);
-    out = `${paint.cyan(display(d.loc.file.path))}:${paint.yellow(String(span.start.line))}:${paint.yellow(String(span.start.column))} - ${label}\n`;
+    out = `${paint.cyan(visible(display(d.loc.file.path)))}:${paint.yellow(String(span.start.line))}:${paint.yellow(String(span.start.column))} - ${label}\n`;
     out += codeFrame(d, paint);
   }
-  if (d.hint !== undefined && d.hint !== "") out += `  ${paint.bold("hint")}: ${d.hint}\n`;
+  if (d.hint !== undefined && d.hint !== "") out += `  ${paint.bold("hint")}: ${visible(d.hint)}\n`;
   return `${out}\n`;
 }
 
 /**
- * A source line safe to print: a control character other than tab (ESC, BEL, a C1 control…) would
+ * A source line (or a path, a message) safe to print: a control character other than tab (ESC, BEL, a C1 control…) would
  * act on the terminal; each becomes one visible character in its place, so the marker still lines
  * up: its Unicode control picture (ESC as ␛, DEL as ␡), U+FFFD for a C1 control.
  */

@@ -278,6 +278,17 @@ describe("code frames", () => {
   });
 });
 
+describe("control characters outside the code frame", () => {
+  it("a file name and a string's value with ESC or BEL reach the terminal as visible characters", async () => {
+    const root = project({ "a\x1b[31m.wow": 'context shop\nsaga S {\n  @OnSchedule(cron = "0 0 * * * *", zone = "Mars/\x1b[2J\x07")\n  job tick\n}\n' });
+    const { code, stdout } = await wowc(["check", root]);
+    expect(code).toBe(1);
+    expect(stdout).toContain("WOW4006");
+    expect(stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(stdout).toContain("a\u241b[31m.wow:3:");
+  });
+});
+
 describe("paths in the output", () => {
   it("C14: text diagnostics name files relative to the working directory, as the other paths printed; JSON relative to the build root", async () => {
     const parent = project({ "sub/a.wow": "context shop\ntype T { x: strng }\n" });
