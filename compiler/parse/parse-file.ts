@@ -108,6 +108,7 @@ function withoutStrayBlocks(tokens: IToken[]): { tokens: IToken[]; strays: Stray
     const container = blocks.length === 0 ? "file" : blocks[blocks.length - 1];
     if (container !== undefined && nesting === 0 && isStrayWord(tokens, i)) {
       strays.push({ word: token, container });
+      dropTrailingAnnotations(kept); // `@Blocking agregate A {…}`: they belonged to what is skipped
       i = closingBrace(tokens, i);
       continue;
     }
@@ -118,6 +119,26 @@ function withoutStrayBlocks(tokens: IToken[]): { tokens: IToken[]; strays: Stray
     else if ((type === RParen || type === RBracket) && nesting > 0) nesting--;
   }
   return strays.length === 0 ? { tokens, strays } : { tokens: kept, strays };
+}
+
+/** Removes the annotations (`@Name`, `@Name(…)`) that end `kept`. */
+function dropTrailingAnnotations(kept: IToken[]): void {
+  for (;;) {
+    let end = kept.length;
+    if (kept[end - 1]?.tokenType === RParen) {
+      let depth = 0;
+      let i = end - 1;
+      for (; i >= 0; i--) {
+        const type = kept[i]!.tokenType;
+        if (type === RParen) depth++;
+        else if (type === LParen && --depth === 0) break;
+      }
+      end = i;
+    }
+    const name = kept[end - 1];
+    if (end < 2 || name === undefined || !tokenMatcher(name, Name) || kept[end - 2]!.tokenType !== At) return;
+    kept.length = end - 2;
+  }
 }
 
 /** `Identifier [Name] {` where no keyword, '@', ':', ',', '.' or '=' makes the word a name. */

@@ -238,6 +238,9 @@ function misplacedTypeSuffix(tokens: readonly IToken[], index: number): boolean 
 const TYPE_FORMS =
   "A field's type is `T`, `T[]` (an array), `T?` (optional) or `T[]?` (an optional array): arrays do not nest and their items are not optional. Write `T[]` or `T[]?`, or declare a `type` that holds the inner array.";
 
+const SERVICE_PARAMETERS =
+  "A handler's parameter is one service, `name: Service`, which the host always provides: it takes no `[]` and no `?`. Declare one parameter per service.";
+
 /** `context eshop.order`: a `.` right after the context's name. */
 function dotInContextName(tokens: readonly IToken[], index: number): boolean {
   return tokens[index]?.tokenType === Dot && tokens[index - 2]?.tokenType === Context;
@@ -305,6 +308,9 @@ export function describeSyntaxError(context: SyntaxErrorContext, error: IRecogni
       const inside = where === undefined ? "" : ` in ${where}`;
       const expectedText = `${body} or ${closerOf(facts)}${inside}`;
       if (rule === "fieldBlock" || rule === "enumDeclaration") return createDiagnostic("WOW1007", { found, what: expectedText }, loc);
+      if (rule === "parameterList" && (token.tokenType === LBracket || token.tokenType === Question)) {
+        return unexpected(found, expectedText, loc, SERVICE_PARAMETERS);
+      }
       const container = CONTAINER_OF_RULE[rule];
       return unexpected(found, expectedText, loc, container === undefined ? "" : keywordSuggestion(token, container));
     }

@@ -5,6 +5,7 @@ import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../../compiler/diagnostics/format.js";
 import { positionOf } from "../../compiler/diagnostics/line-map.js";
 import { parseFile, type ParsedFile } from "../../compiler/parse/parse-file.js";
+import { compileSources } from "../../compiler/program/compile.js";
 import { dedent, describe as where } from "./helpers.js";
 
 function parse(text: string): ParsedFile {
@@ -87,6 +88,16 @@ describe("a mistyped keyword before a block", () => {
     expect(ast.declarations.map((d) => d.name.text)).toEqual(["T"]);
   });
 
+  it("takes the annotations written before it along: they do not land on the next declaration", () => {
+    const { diagnostics } = compileSources([{ path: "main.wow", text: dedent(`
+      context shop
+      @Blocking @Doc(text = "x")
+      agregate A { }
+      type T { y: string }
+    `) }], { manifest: false });
+    expect(diagnostics.map((d) => where(d))).toEqual(["WOW1002 3:1"]);
+  });
+
   it("inside an aggregate is one error, and the members after it are kept", () => {
     const { ast, diagnostics } = parse(`
       context shop
@@ -165,6 +176,24 @@ describe("hints that say what to write", () => {
     expect(rest).toEqual([]);
     expect(only).toMatch(/^WOW1007 2:1 Unexpected 'type': expected a context name after `context` \(e\.g\. `context eshop-order`\)\./);
     expect(parse("context type\nservice S").diagnostics).toEqual([]);
+  });
+});
+
+describe("a service parameter written as an array or optional", () => {
+  it.each(["Svc[]", "Svc?"])("`s: %s` says a parameter is one service", (type) => {
+    const hints = explained(`
+      context shop
+      service Svc
+      aggregate A {
+        @CreateAggregate
+        command C {}
+        event E {}
+        @OnCommand(produces = [E])
+        on C(s: ${type}, t: Svc)
+      }
+    `);
+    expect(hints).toHaveLength(1);
+    expect(hints[0]).toMatch(/^WOW1002 8:\d+ .*\| A handler's parameter is one service, `name: Service`/);
   });
 });
 
