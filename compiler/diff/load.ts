@@ -10,6 +10,7 @@ import { MANIFEST_FILE_NAME, MANIFEST_VERSION, type Manifest } from "../manifest
 import { packageFile } from "../package-root.js";
 import { build } from "../program/build.js";
 import { compileSources } from "../program/compile.js";
+import { decodeSource } from "../program/sources.js";
 import { rules } from "./rules.js";
 
 /** Why an input cannot be compared: the diagnostics (a WOW7xxx last, after any source errors). */
@@ -91,7 +92,11 @@ export function buildDirectory(dir: string, label = dir): LoadedManifest {
 }
 
 function git(dir: string, args: readonly string[]): string {
-  return execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+  return gitBytes(dir, args).toString("utf8");
+}
+
+function gitBytes(dir: string, args: readonly string[]): Buffer {
+  return execFileSync("git", ["-C", dir, ...args], { stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
 }
 
 /** The manifest of `dir` at revision `ref`: the committed manifest file, else its sources compiled. */
@@ -112,10 +117,13 @@ export function loadRevision(dir: string, ref: string, manifestPath = DEFAULT_MA
     .split("\0")
     .filter((p) => p.endsWith(".wow") && !p.split("/").some((part) => part === "node_modules" || part.startsWith(".")));
   if (paths.length === 0) fail(createDiagnostic("WOW7001", { input: `${dir} at ${ref}`, reason: `it has neither ${manifestPath} nor .wow files there.` }));
-  const sources = paths.map((path) => ({ path, text: git(dir, ["show", `${ref}:./${path}`]) }));
-  const result = compileSources(sources);
-  if (result.manifest === undefined) {
-    return fail(...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources of '${dir}' at ${ref}` }));
+  // Bytes, decoded as a build decodes a file: a source that is not UTF-8 is WOW6004, not compiled
+  // from a lossy text.
+  const decoded = paths.map((path) => decodeSource(path, gitBytes(dir, ["show", `${ref}:./${path}`])));
+  const invalid = decoded.flatMap((source) => source.invalid ?? []);
+  const result = compileSources(decoded.map((source) => source.file));
+  if (result.manifest === undefined || invalid.length > 0) {
+    return fail(...invalid, ...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources of '${dir}' at ${ref}` }));
   }
   return { manifest: result.manifest, sourceRoot: dir, origin: `the sources at ${ref}` };
 }

@@ -148,6 +148,21 @@ describe("wowc diff on the command line", () => {
     expect((await wowc(["diff", "--against", "HEAD", "--format", "json"], repo)).stdout).not.toContain("WOW7001");
   });
 
+  it("--against a revision whose source is not UTF-8: WOW6004 points at the byte, nothing is compared on a lossy text", async () => {
+    const repo = scratchDir("wowc-diff-git-latin1-");
+    const latin1 = Buffer.concat([Buffer.from("context shop\n/** Caf"), Buffer.from([0xe9]), Buffer.from(" */\ntype Note { text: string }\n")]);
+    writeFileSync(join(repo, "shop.wow"), latin1);
+    const git = (...args: string[]) => execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { stdio: "pipe" });
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-qm", "latin-1");
+    writeFileSync(join(repo, "shop.wow"), "context shop\n/** Café */\ntype Note { text: string }\n");
+    const result = await wowc(["diff", "--against", "HEAD"], repo);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/shop\.wow:2:8 - error WOW6004: This file is not UTF-8: the byte 0xE9/);
+    expect(result.stdout).toContain("WOW7003");
+  });
+
   it("explains usage errors", async () => {
     const one = await wowc(["diff", "only-one.json"]);
     expect(one.code).toBe(2);
