@@ -60,7 +60,7 @@ export class JobManager {
         perContext.set(saga.context, [...(perContext.get(saga.context) ?? []), job]);
       }
     }
-    this.aggregates = [...perContext].map(([context, jobs]) => scheduleAggregate({ context, jobs, hostRule: options.hostRule }));
+    this.aggregates = [...perContext].map(([context, jobs]) => scheduleAggregate({ context, jobs, hostRule: options.hostRule, partitions: options.ownership.partitions }));
     for (const a of this.aggregates) this.byContext.set(a.context, a);
   }
 
@@ -91,7 +91,8 @@ export class JobManager {
 
   /**
    * At start: enable each SYSTEM instance (kept as is when already enabled with the same rule), or
-   * disable it per config; bring each enabled TENANT instance that has no rule of its own to the host's rule.
+   * disable it per config; bring each enabled TENANT instance that has no rule of its own to the host's
+   * rule; disable the instances an earlier shape of a job left (see isOrphan).
    */
   async startSystemJobs(send: CommandSender): Promise<CommandResult[]> {
     const results: CommandResult[] = [];
@@ -104,15 +105,29 @@ export class JobManager {
         results.push(await send(commandMessage(JobCommands.Disable, { host: true }, ref)));
       }
     }
-    // A TENANT instance enabled without a rule of its own follows the host's, which the config may
-    // have changed since: it is re-enabled with it (nothing happens when the rule is the same).
     for (const ref of await this.options.store.instances()) {
       const entry = this.entryOf(ref);
-      if (entry?.job.scope !== "TENANT") continue;
-      const state = await this.state(ref);
-      if (state.enabled && !state.own) results.push(await send(commandMessage(JobCommands.Enable, { host: true }, ref)));
+      if (entry === undefined) continue;
+      if (this.isOrphan(ref, entry.job)) {
+        // Its timer would tick for a subscription that no longer exists, every slot, for ever.
+        if ((await this.state(ref)).enabled) results.push(await send(commandMessage(JobCommands.Disable, { host: true }, ref)));
+      } else if (entry.job.scope === "TENANT") {
+        // A TENANT instance enabled without a rule of its own follows the host's, which the config may
+        // have changed since: it is re-enabled with it (nothing happens when the rule is the same).
+        const state = await this.state(ref);
+        if (state.enabled && !state.own) results.push(await send(commandMessage(JobCommands.Enable, { host: true }, ref)));
+      }
     }
     return results;
+  }
+
+  /**
+   * An instance left over from an earlier shape of its job: a partition beyond the journal's
+   * partition count (which was lowered), or a job that became sharded or stopped being sharded.
+   */
+  private isOrphan(ref: AggregateRef, job: SagaJobRegistration): boolean {
+    const { partition } = parseInstanceId(ref.id);
+    return job.sharded !== (partition !== undefined) || (partition !== undefined && partition >= this.partitions);
   }
 
   async state(ref: AggregateRef): Promise<JobInstanceState> {

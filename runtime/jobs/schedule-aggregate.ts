@@ -50,18 +50,28 @@ export interface ScheduleAggregateOptions {
   readonly jobs: readonly SagaJobRegistration[];
   /** The host's rule of a job (declaration + config). */
   readonly hostRule: (job: SagaJobRegistration) => JobRule;
+  /** How many journal partitions there are: a sharded job's instances are `<job>#0` to `<job>#<partitions - 1>`. */
+  readonly partitions: number;
 }
 
 export function scheduleAggregate(options: ScheduleAggregateOptions): AggregateRegistration<JobInstanceState> {
   const jobs = new Map(options.jobs.map((job) => [job.name, job]));
 
   /** The job an instance id names, checked against its declaration (scope, sharding). */
-  const jobOf = (command: CommandMessage): { job: SagaJobRegistration; partition?: number } => {
+  /**
+   * The job an instance id names, checked against its declaration (scope, sharding, partitions). An
+   * instance left over from an earlier shape of its job (sharded then, or beyond a partition count
+   * since lowered) can still be disabled (`orphanOk`), and nothing else.
+   */
+  const jobOf = (command: CommandMessage, orphanOk = false): { job: SagaJobRegistration; partition?: number } => {
     const { job: name, partition } = parseInstanceId(command.aggregate.id);
     const job = jobs.get(name);
     if (!job) reject(ErrorCodes.NotFound, `no job ${name} in ${options.context}`);
-    if (job.sharded !== (partition !== undefined)) {
+    if (!orphanOk && job.sharded !== (partition !== undefined)) {
       reject(ErrorCodes.IllegalArgument, job.sharded ? `job ${name} is sharded: its instances are ${name}#<partition>` : `job ${name} is not sharded`);
+    }
+    if (!orphanOk && partition !== undefined && partition >= options.partitions) {
+      reject(ErrorCodes.NotFound, `job ${name} has ${options.partitions} partition${options.partitions === 1 ? "" : "s"}: its instances are ${name}#0 to ${name}#${options.partitions - 1}`);
     }
     if (job.scope === "SYSTEM" && command.aggregate.tenantId !== DEFAULT_TENANT) {
       reject(ErrorCodes.IllegalArgument, `job ${name} is a SYSTEM job: it runs in the default tenant only`);
@@ -106,7 +116,7 @@ export function scheduleAggregate(options: ScheduleAggregateOptions): AggregateR
     [JobCommands.Disable]: {
       existing: true,
       decide(state, command, scope) {
-        const { job } = jobOf(command);
+        const { job } = jobOf(command, true);
         const b = body<{ host?: boolean }>(command);
         if (!state.enabled) return Decision.noOp;
         scope.cancelSchedule(TICK_KEY);
