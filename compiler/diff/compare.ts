@@ -169,7 +169,11 @@ function compareContext(a: ManifestContext, b: ManifestContext, emit: Emit, wire
   });
   // The fields of a type no command or event carries are state only: their changes are state changes.
   matchRecords(a.types, b.types, undefined, {
-    removed: (x) => emit("TYPE_NO_DELETE", q(x.name), `Type ${x.name} was removed.`, x, "previous"),
+    // Removing a type only state held drops no sender's or stored event's data: state is rebuilt from events.
+    removed: (x) =>
+      wire.has(q(x.name))
+        ? emit("TYPE_NO_DELETE", q(x.name), `Type ${x.name} was removed.`, x, "previous")
+        : emit("STATE_CHANGED", q(x.name), `Type ${x.name}, which no command or event carried, was removed.`, x, "previous"),
     renamed: () => undefined,
     added: (y) => emit("TYPE_ADDED", q(y.name), `Type ${y.name} was added.`, y),
     both: (x, y) =>

@@ -98,6 +98,13 @@ describe("a type that no command or event carries", () => {
     ]);
   });
 
+  it("its removal is a state change; the removal of a type a command or event carried breaks", () => {
+    const without = [["type Address { street: string }", ""]] as const; // and the state field that held it
+    expect(keys(inState(), edited("AGGREGATE_NO_RENAME", [...without]))).toEqual(["STATE_CHANGED:shop.Address", "STATE_CHANGED:shop.Cart.state.address"]);
+    const carried = inState([["command CloseCart", "command CloseCart { to: Address? }"]]);
+    expect(keys(carried, edited("AGGREGATE_NO_RENAME", [...without]))).toContain("TYPE_NO_DELETE:shop.Address");
+  });
+
   it("once a command or event carries it, they are wire changes", () => {
     const carried = (edits: ReadonlyArray<readonly [string, string]> = []) => inState([["command CloseCart", "command CloseCart { to: Address? }"], ...edits]);
     expect(keys(carried(), carried([["type Address { street: string }", "type Address { street: string, city: string }"]]))).toEqual(["FIELD_NO_ADD_REQUIRED:shop.Address.city"]);
