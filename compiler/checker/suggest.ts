@@ -52,6 +52,14 @@ export function nearest(name: string, candidates: Iterable<string>): string | un
  * distinct unknown names, each compared with every declared one).
  */
 export class Candidates {
+  /**
+   * Edit distances one set of candidates computes at most: a flood of distinct unknown names (a
+   * generated file with a systematic typo) would otherwise cost unknowns × candidates of them
+   * (8,000 × 2,000 alike names: 5 s). Past it, later unknown names get no suggestion; the first
+   * ones, which the user reads, have theirs.
+   */
+  static readonly BUDGET = 2_000_000;
+  private spent = 0;
   private readonly names: string[] = [];
   private readonly lowerCase: string[] = [];
   /** `charactersOf` of each name. */
@@ -66,6 +74,7 @@ export class Candidates {
   }
 
   nearest(name: string): string | undefined {
+    if (this.spent >= Candidates.BUDGET) return undefined;
     const limit = Math.max(1, Math.floor(name.length / 3));
     const mask = charactersOf(name);
     const lower = name.toLowerCase();
@@ -76,6 +85,7 @@ export class Candidates {
       if (candidate === name || Math.abs(candidate.length - name.length) > limit) continue;
       // An edit adds or removes at most two characters of the set: a cheap bound skips most candidates.
       if (bitCount(mask ^ this.masks[i]!) > 2 * limit) continue;
+      this.spent++;
       const distance = lowerCaseDistance(lower, this.lowerCase[i]!, limit);
       if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
         best = candidate;
