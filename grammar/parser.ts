@@ -17,6 +17,26 @@ interface ParserInternals {
   readonly CST_STACK: CstNode[];
   /** Index of the last token read (-1 before the first). */
   readonly currIdx: number;
+  /** The errors recorded so far (the public `errors` is a copy made at every read). */
+  readonly _errors: IRecognitionException[];
+}
+
+/** Chevrotain's own `SAVE_ERROR` (internal, pinned 11.2.0), which records every syntax error. */
+const saveError = (CstParser.prototype as unknown as { SAVE_ERROR(error: IRecognitionException): IRecognitionException }).SAVE_ERROR;
+
+/**
+ * Syntax errors one parse records at most. Past them the input is noise, not a file with mistakes
+ * (nobody reads the 501st error; javac stops at 100): the parse stops. It also bounds Chevrotain's
+ * recovery inside a repetition, which recurses once per error it recovers from: thousands
+ * overflowed the stack, and each re-read the errors so far.
+ */
+export const MAX_SYNTAX_ERRORS = 500;
+
+/** Thrown out of a parse that reached MAX_SYNTAX_ERRORS (the errors stay on the parser). */
+export class TooManySyntaxErrors extends Error {
+  constructor(readonly token: IToken) {
+    super(`more than ${MAX_SYNTAX_ERRORS} syntax errors`);
+  }
 }
 
 /** Errors the parser recovered from by inserting the missing token: it went on in step with the source. */
@@ -83,10 +103,17 @@ export class WowParser extends CstParser {
    * inserting the expected token: that error is marked (see `isRecoveredByInsertion`).
    */
   protected override getTokenToInsert(tokType: TokenType): IToken {
-    const errors = this.errors;
+    const errors = (this as unknown as ParserInternals)._errors;
     const last = errors[errors.length - 1];
     if (last !== undefined) recoveredByInsertion.add(last);
     return super.getTokenToInsert(tokType);
+  }
+
+  /** Records a syntax error, as Chevrotain does; stops the parse past MAX_SYNTAX_ERRORS. */
+  SAVE_ERROR(error: IRecognitionException): IRecognitionException {
+    const saved = saveError.call(this, error);
+    if ((this as unknown as ParserInternals)._errors.length >= MAX_SYNTAX_ERRORS) throw new TooManySyntaxErrors(error.token);
+    return saved;
   }
 
   /**

@@ -81,6 +81,11 @@ export const messages = {
     message: "Lists nest more than {depth} deep here.",
     hint: "An annotation's value is a name, a string, a number, a boolean or a list of them; what is nested deeper is skipped.",
   },
+  WOW1014: {
+    severity: "error",
+    message: "{count} syntax errors by here: the rest of this file was not read.",
+    hint: "Fix the first errors and build again. So many usually means this is not a .wow source (another language, generated or binary content).",
+  },
 
   // ── WOW2xxx: names and resolution ────────────────────────────────────────────────────────────
   WOW2001: {

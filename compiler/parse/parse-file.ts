@@ -3,8 +3,8 @@
 import type { IRecognitionException, IToken, TokenType } from "chevrotain";
 import type { CstNode } from "../../grammar/cst.js";
 import type { SourceFile, WowFile } from "../ast.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { isRecoveredByInsertion, parseCst, wowParser } from "../../grammar/parser.js";
+import { isRecoveredByInsertion, MAX_SYNTAX_ERRORS, parseCst, TooManySyntaxErrors, wowParser } from "../../grammar/parser.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { AstBuilder } from "./build-ast.js";
 import { indexDocs, toComments } from "./comments.js";
 import { lexFile, type LexedFile } from "./lex-file.js";
@@ -12,7 +12,7 @@ import {
   describeStrayWord, describeSyntaxError, isTopLevelStart, tokenIndexAt, type Container, type SyntaxErrorContext,
 } from "./syntax-errors.js";
 import { Aggregate, At, Colon, Comma, Dot, Equals, Identifier, keywordTokens, LBracket, LCurly, LParen, Name, RBracket, RCurly, RParen, Saga } from "../../grammar/tokens.js";
-import { tokenMatcher } from "../../grammar/chevrotain.js";
+import { EOF, tokenMatcher } from "../../grammar/chevrotain.js";
 
 export { lexFile, type LexedFile } from "./lex-file.js";
 
@@ -27,16 +27,25 @@ export interface ParsedFile {
  * stray `}` at the top level), it reports it and resumes at the next top-level declaration, so one
  * run reports the errors of every declaration.
  */
-function parseAll(tokens: IToken[]): { files: CstNode[]; errors: IRecognitionException[] } {
+function parseAll(tokens: IToken[]): { files: CstNode[]; errors: IRecognitionException[]; abandonedAt?: IToken } {
   const files: CstNode[] = [];
   const errors: IRecognitionException[] = [];
   let from = 0;
   let input = tokens;
   for (;;) {
-    files.push(parseCst(input));
+    let file: CstNode;
+    try {
+      file = parseCst(input);
+    } catch (error) {
+      if (!(error instanceof TooManySyntaxErrors)) throw error;
+      errors.push(...wowParser.errors);
+      return { files, errors, abandonedAt: error.token }; // what this part parsed is dropped with it
+    }
+    files.push(file);
     const stopped = wowParser.errors.find((error) => error.name === "NotAllInputParsedException");
     errors.push(...wowParser.errors);
     if (stopped === undefined) break;
+    if (errors.length >= MAX_SYNTAX_ERRORS) return { files, errors, abandonedAt: stopped.token };
     let next = tokenIndexAt(tokens, stopped.token.startOffset) + 1;
     while (next < tokens.length && !isTopLevelStart(tokens, next)) next++;
     if (next >= tokens.length || next <= from) break;
@@ -188,7 +197,7 @@ function inSourceOrder(diagnostics: Diagnostic[]): Diagnostic[] {
 /** Parses lexed tokens into the AST. The diagnostics include the lexer's (`lexed.diagnostics`). */
 export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
   const { tokens, strays } = withoutStrayBlocks(lexed.tokens);
-  const { files, errors } = parseAll(tokens);
+  const { files, errors, abandonedAt } = parseAll(tokens);
   // Without errors, one CST covers every token and its nodes' token indices give their spans.
   const exact = errors.length === 0 && files.length === 1 ? tokens : undefined;
   const builder = new AstBuilder(file, indexDocs(lexed.comments, lexed.tokens), exact, lexed.tokens);
@@ -210,7 +219,11 @@ export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
     ...strays.map(({ word, container }) => describeStrayWord(errorContext, word, container)),
     ...withoutEchoes(errors, tokens).map((error) => describeSyntaxError(errorContext, error)),
   ];
-  return { ast, diagnostics: inSourceOrder(diagnostics) };
+  if (abandonedAt === undefined) return { ast, diagnostics: inSourceOrder(diagnostics) };
+  // The rest of the file was not read: what lies past the point is not reported, and this is last.
+  const start = abandonedAt.tokenType === EOF ? file.text.length : abandonedAt.startOffset;
+  const read = inSourceOrder(diagnostics.filter((d) => d.loc === undefined || d.loc.start <= start));
+  return { ast, diagnostics: [...read, createDiagnostic("WOW1014", { count: MAX_SYNTAX_ERRORS }, { file, start, end: start })] };
 }
 
 /** Lexes and parses one file. Never throws on any input. */

@@ -21,6 +21,16 @@ export function tempDir(prefix = "wowc-test-"): string {
 
 export const buildCases: readonly BuildCase[] = [
   {
+    code: "WOW1014",
+    title: "a file with 600 syntax errors (a missing ':' on each of 600 lines): the first 500 are reported, then where reading stopped",
+    at: "noise.wow:501:12",
+    run: () => {
+      const root = tempDir();
+      writeFileSync(join(root, "noise.wow"), `context shop\n${"type T { a int }\n".repeat(600)}`);
+      return build({ root, write: false });
+    },
+  },
+  {
     code: "WOW6001",
     title: "no .wow files under the directory",
     run: () => build({ root: tempDir(), write: false }),

@@ -12,6 +12,7 @@ import { formatDiagnostics } from "../../compiler/diagnostics/format.js";
 import { compileSources } from "../../compiler/program/compile.js";
 import { mutateSource } from "../support/mutate-source.js";
 import { mulberry32 } from "../support/random.js";
+import { MAX_SYNTAX_ERRORS } from "../../grammar/parser.js";
 
 const dir = new URL("../../examples/eshop/", import.meta.url);
 const originals: SourceFile[] = readdirSync(dir)
@@ -55,6 +56,25 @@ describe("robustness", () => {
       const text = `context shop\n@OnEvent(commands = ${"[".repeat(open)}A${"]".repeat(close)})\ntype T { a: int }\n`;
       const codes = compileSources([{ path: "deep.wow", text }]).diagnostics.map((d) => d.code);
       expect(codes, `${open} [ and ${close} ]`).toContain("WOW1013");
+    }
+  });
+
+  it("survives token soup: 200,000 random tokens once overflowed the stack (each recovery recursed), 1,000,000 stop at the error limit", () => {
+    const random = mulberry32(1);
+    const kinds = ["{", "}", "(", ")", "[", "]", ":", ",", "@", "=", "type", "aggregate", "on", "command", "x", '"s"', "1", ".", "?"];
+    const soup = (count: number) => `context c\n${Array.from({ length: count }, () => kinds[Math.floor(random() * kinds.length)]).join(" ")}\n`;
+    for (const count of [200_000, 1_000_000]) {
+      const text = soup(count);
+      let diagnostics;
+      try {
+        diagnostics = compileSources([{ path: "soup.wow", text }]).diagnostics;
+      } catch (error) {
+        throw new Error(`${count} tokens: threw ${String(error)}`);
+      }
+      const syntax = diagnostics.filter((d) => /^WOW1/.test(d.code));
+      expect(syntax.length, `${count} tokens`).toBeGreaterThan(100);
+      expect(syntax.length, `${count} tokens`).toBeLessThanOrEqual(MAX_SYNTAX_ERRORS + 1);
+      if (count === 1_000_000) expect(syntax.at(-1)!.code).toBe("WOW1014");
     }
   });
 
