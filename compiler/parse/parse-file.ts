@@ -107,6 +107,7 @@ interface StrayWord {
  * and its block, up to the matching `}`, are left out of the parse and the word is reported once.
  */
 function withoutStrayBlocks(tokens: IToken[]): { tokens: IToken[]; strays: StrayWord[] } {
+  if (!hasStrayCandidate(tokens)) return { tokens, strays: [] }; // a file without the mistake: no copy
   const strays: StrayWord[] = [];
   const kept: IToken[] = [];
   const blocks: (Container | undefined)[] = []; // what each open `{` holds: members of a container, or other items
@@ -128,6 +129,14 @@ function withoutStrayBlocks(tokens: IToken[]): { tokens: IToken[]; strays: Stray
     else if ((type === RParen || type === RBracket) && nesting > 0) nesting--;
   }
   return strays.length === 0 ? { tokens, strays } : { tokens: kept, strays };
+}
+
+/** Whether some `{` follows a word that may be stray (where it stands is checked by withoutStrayBlocks). */
+function hasStrayCandidate(tokens: readonly IToken[]): boolean {
+  for (let i = 1; i < tokens.length; i++) {
+    if (tokens[i]!.tokenType === LCurly && (isStrayWord(tokens, i - 1) || (i > 1 && isStrayWord(tokens, i - 2)))) return true;
+  }
+  return false;
 }
 
 /** Removes the annotations (`@Name`, `@Name(…)`) that end `kept`. */
