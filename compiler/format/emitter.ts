@@ -196,22 +196,25 @@ export class Emitter {
   }
 
   /**
-   * A block comment's later lines move with its first, from its source column to `column`: each
-   * keeps its leading space shifted by as much, but never less than `depth` indentation.
+   * A block comment's later lines move with its first, from its source column to `column`, all by
+   * the same shift, so that their relative indentation (a doc comment's text) is kept; the shift is
+   * cut short where it would take the least indented line left of `depth` indentation.
    */
   private reindent(image: string, start: number, column: number, depth: number): string {
     const lines = image.split(LINE_BREAK);
     if (lines.length === 1) return image;
     const lineStart = Math.max(this.text.lastIndexOf("\n", start - 1), this.text.lastIndexOf("\r", start - 1)) + 1;
-    const shift = column - (start - lineStart);
     const indent = INDENT.repeat(depth);
+    const leadingOf = (line: string) => line.length - line.trimStart().length;
+    let least = Infinity;
+    for (let i = 1; i < lines.length; i++) if (lines[i]!.trim() !== "") least = Math.min(least, leadingOf(lines[i]!));
+    const shift = Math.max(column - (start - lineStart), indent.length - least);
     return lines
       .map((line, index) => {
         if (index === 0) return line.trimEnd();
         const rest = line.trim();
         if (rest === "") return "";
-        const leading = line.length - line.trimStart().length;
-        return indent + " ".repeat(Math.max(leading + shift - indent.length, 0)) + rest;
+        return indent + " ".repeat(leadingOf(line) + shift - indent.length) + rest;
       })
       .join("\n");
   }

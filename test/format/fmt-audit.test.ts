@@ -74,3 +74,15 @@ describe("line ends and trailing block comments", () => {
     expect(once("context c\ntype T {\n    a: int /* x\n            y */\n}\n")).toBe("context c\n\ntype T {\n  a: int /* x\n          y */\n}\n");
   });
 });
+
+describe("a doc comment moved to a shallower or deeper indentation", () => {
+  it.each([
+    ["moved left, a later line already left of the new indentation", "context c\ntype T {\n      /**\n  Usage:\n     x\n      */\n  a: int\n}\n"],
+    ["moved right, lines of several depths", "context c\ntype T {\n/**\nUsage:\n   x\n      y\n*/\n  a: int\n}\n"],
+    ["moved left with tabs and spaces", "context c\ntype T {\n\t\t/**\n\t\t  Usage:\n\t\t    x\n\t\t*/\n  a: int\n}\n"],
+  ])("%s: its lines keep their relative indentation, so its text in the manifest does not change", (_, text) => {
+    const formatted = once(text);
+    expect(manifestOf(formatted)).toEqual(manifestOf(text));
+    expect(once(formatted)).toBe(formatted);
+  });
+});
