@@ -114,14 +114,14 @@ function formatOne(d: Diagnostic, paint: Paint, display: (path: string) => strin
     out = `${paint.cyan(visible(display(d.loc.file.path)))}:${paint.yellow(String(span.start.line))}:${paint.yellow(String(span.start.column))} - ${label}\n`;
     out += codeFrame(d, paint);
   }
-  if (d.hint !== undefined && d.hint !== "") out += `  ${paint.bold("hint")}: ${visible(d.hint)}\n`;
+  if (d.hint !== undefined) out += `  ${paint.bold("hint")}: ${visible(d.hint)}\n`;
   return `${out}\n`;
 }
 
 /**
- * A source line (or a path, a message) safe to print: a control character other than tab (ESC, BEL, a C1 control…) would
- * act on the terminal; each becomes one visible character in its place, so the marker still lines
- * up: its Unicode control picture (ESC as ␛, DEL as ␡), U+FFFD for a C1 control.
+ * A source line (or a path, a message) safe to print: a control character other than tab (ESC,
+ * BEL, a C1 control…) would act on the terminal; each becomes one visible character in its place,
+ * so the marker still lines up: its Unicode control picture (ESC as ␛, DEL as ␡), U+FFFD for a C1.
  */
 function visible(line: string): string {
   return line.replace(/[\x00-\x08\x0a-\x1f\x7f-\x9f]/g, (c) => {

@@ -23,17 +23,19 @@ export function findSources(root: string, outDir?: string, problems?: Diagnostic
   const skip = outDir === undefined ? undefined : realPath(resolve(outDir));
   const walked = new Set<string>();
   const found = new Map<string, string>(); // real path → path relative to the root
+  const shown = resolve(shownFrom);
   const walk = (dir: string): void => {
     const real = realPath(dir);
     if (walked.has(real) || (real === skip && dir !== top)) return;
     walked.add(real);
-    for (const entry of listDirectory(dir, resolve(shownFrom), problems)) {
+    for (const entry of listDirectory(dir, shown, problems)) {
       const path = join(dir, entry.name);
       const kind = kindOf(entry, path);
       if (kind === "directory") {
         if (entry.name !== "node_modules" && !entry.name.startsWith(".")) walk(path);
       } else if (kind === "file" && entry.name.endsWith(".wow")) {
-        const target = realPath(path);
+        // A plain file is where its real directory says; only a link needs resolving.
+        const target = entry.isSymbolicLink() ? realPath(path) : join(real, entry.name);
         if (!found.has(target)) found.set(target, relative(top, path).split(sep).join("/"));
       }
     }
@@ -42,10 +44,15 @@ export function findSources(root: string, outDir?: string, problems?: Diagnostic
   return [...found.values()].sort();
 }
 
+/** A directory's entries, sorted by name (the order of the walk, which the watcher follows too). */
+export function sortedEntries(dir: string): Dirent[] {
+  return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 /** A directory's entries by name; when it cannot be listed, WOW6002 in `problems` (or thrown). */
 function listDirectory(dir: string, root: string, problems: Diagnostic[] | undefined): Dirent[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return sortedEntries(dir);
   } catch (error) {
     if (problems === undefined) throw error;
     const path = relative(root, dir).split(sep).join("/") || ".";
@@ -68,13 +75,18 @@ function kindOf(entry: Dirent, path: string): "directory" | "file" | undefined {
   return target?.isDirectory() === true ? "directory" : target === undefined || target.isFile() ? "file" : undefined;
 }
 
-/** The path with every link resolved; the path itself when it does not exist (or is a link cycle). */
-function realPath(path: string): string {
+/** The path with every link resolved; undefined when it does not exist (or is a dangling link, a cycle). */
+export function realPathOf(path: string): string | undefined {
   try {
     return realpathSync(path);
   } catch {
-    return path;
+    return undefined;
   }
+}
+
+/** `realPathOf`, or the path itself when it has none. */
+function realPath(path: string): string {
+  return realPathOf(path) ?? path;
 }
 
 /**

@@ -11,12 +11,12 @@
 // `.wow` files of the event's directory and, when the event names something else than a `.wow`
 // file, everything under that path. Each is compared (existence, mtime, size, inode) with what it
 // was when last given to the Builder; the ones that differ are the rebuild's changes.
-import { lstatSync, readdirSync, realpathSync, statSync, watch as fsWatch, type FSWatcher } from "node:fs";
+import { lstatSync, readdirSync, statSync, watch as fsWatch, type FSWatcher } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { Builder, type BuildOptions } from "../program/build.js";
 import type { PhaseTiming } from "../program/phases.js";
-import { findSources } from "../program/sources.js";
+import { findSources, realPathOf, sortedEntries } from "../program/sources.js";
 
 export const CONFIG_FILE = "wow.config.json";
 
@@ -62,15 +62,6 @@ export const watchFiles: WatchFiles = (root, onChange, options) => {
   return watchTree(root, onChange, options?.skip === undefined ? undefined : resolve(options.skip));
 };
 
-/** The real path of `path`, or undefined when it is gone or dangling. */
-function realOf(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * One non-recursive watch per directory under `root` (not `node_modules`, hidden ones or `skip`).
  * Symbolic links are followed as `findSources` follows them: a linked directory is watched (once,
@@ -79,26 +70,24 @@ function realOf(path: string): string | undefined {
  */
 export function watchTree(root: string, onChange: (path: string) => void, skip?: string): { close(): void } {
   const top = resolve(root);
-  const watchers = new Map<string, FSWatcher>();
-  const realWatched = new Map<string, string>(); // watched path → its real path
+  const watchers = new Map<string, { readonly watcher: FSWatcher; readonly real: string }>(); // by watched path
   const reals = new Set<string>(); // the real paths watched (each once)
   // The output directory by its real path (it may be made by the first build, or reached by a link).
-  const isSkipped = (real: string) => skip !== undefined && real === (realOf(skip) ?? resolve(skip));
+  const isSkipped = (real: string) => skip !== undefined && real === (realPathOf(skip) ?? resolve(skip));
   let closed = false;
   const isDirectory = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   const isLink = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
   const unwatch = (path: string): void => {
-    for (const [dir, watcher] of watchers) {
+    for (const [dir, { watcher, real }] of watchers) {
       if (dir !== path && !dir.startsWith(path + sep)) continue;
       watcher.close();
       watchers.delete(dir);
-      reals.delete(realWatched.get(dir)!);
-      realWatched.delete(dir);
+      reals.delete(real);
     }
   };
   const watchOnce = (path: string, listener: (name: string | undefined) => void): boolean => {
     if (closed || watchers.has(path)) return false;
-    const real = realOf(path);
+    const real = realPathOf(path);
     if (real === undefined || (path !== top && isSkipped(real)) || reals.has(real)) return false;
     let watcher: FSWatcher;
     try {
@@ -107,8 +96,7 @@ export function watchTree(root: string, onChange: (path: string) => void, skip?:
       return false; // gone already: its parent's event says so
     }
     watcher.on("error", () => unwatch(path));
-    watchers.set(path, watcher);
-    realWatched.set(path, real);
+    watchers.set(path, { watcher, real });
     reals.add(real);
     return true;
   };
@@ -123,7 +111,7 @@ export function watchTree(root: string, onChange: (path: string) => void, skip?:
     let entries;
     try {
       // In findSources' order, so that a directory reached twice is watched under the name it is built from.
-      entries = readdirSync(dir, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+      entries = sortedEntries(dir);
     } catch {
       return;
     }
@@ -154,9 +142,8 @@ export function watchTree(root: string, onChange: (path: string) => void, skip?:
   return {
     close: () => {
       closed = true;
-      for (const watcher of watchers.values()) watcher.close();
+      for (const { watcher } of watchers.values()) watcher.close();
       watchers.clear();
-      realWatched.clear();
       reals.clear();
     },
   };
