@@ -2,8 +2,12 @@
 export interface Clock {
   /** Epoch milliseconds. */
   now(): number;
-  /** Resolves after `ms` (or at once when `signal` aborts; it never rejects). */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves after `ms` (or at once when `signal` aborts; it never rejects). An `idle` sleep is a
+   * loop's look for work nobody announced: a virtual clock wakes it only when it stops at an instant
+   * for some other reason, so that virtual time with nothing due costs nothing.
+   */
+  sleep(ms: number, signal?: AbortSignal, options?: SleepOptions): Promise<void>;
   /**
    * Marks work started now (a poll and the deliveries or handlers it runs) that time should not move
    * past before it settles, even while it awaits I/O; returns it. A virtual clock holds its time
@@ -11,6 +15,10 @@ export interface Clock {
    * nothing to hold and leaves it out.
    */
   track?<T>(work: Promise<T>): Promise<T>;
+}
+
+export interface SleepOptions {
+  readonly idle?: boolean;
 }
 
 /** `work`, tracked by `clock` when it tracks work. */

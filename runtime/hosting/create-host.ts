@@ -4,37 +4,35 @@
 import type { Server } from "node:http";
 import { systemClock, type Clock } from "../clock.js";
 import type { WowConfig } from "../config/types.js";
-import { Host } from "../host.js";
-import type { Journal, TimerRow } from "../journal/journal.js";
-import { SqliteJournal } from "../journal/sqlite-journal.js";
+import { cronNext as defaultCronNext, type CronNext } from "../cron/cron-next.js";
+import type { HttpHost, RedriveOutcome } from "../http/host-api.js";
+import { listen } from "../http/listen.js";
+import { createRequestListener, type HttpOptions, type RequestListener } from "../http/request-listener.js";
+import { JobManager } from "../jobs/job-manager.js";
+import { hostRule } from "../jobs/job-rules.js";
+import { jobIndexSubscription, jobSubscriptions } from "../jobs/job-subscriptions.js";
+import { singleHostOwnership, type PartitionOwnership } from "../jobs/partition-ownership.js";
 import type { CommandResult } from "../model/command-result.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
 import type { AggregateRegistration, Services } from "../model/registration.js";
 import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
-import { cronNext as defaultCronNext, type CronNext } from "../timers/cron-next.js";
+import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
+import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { Store } from "../store/store.js";
+import type { ParkedEvent } from "../store/subscription-store.js";
+import type { TimerRow } from "../store/timer-store.js";
+import { SubscriptionService, type SubscriptionOptions } from "../subscriptions/subscription-service.js";
 import type { Delivery } from "../timers/timer-service.js";
 import type { TimerOptions } from "../timers/timer-options.js";
-import { JobManager } from "../jobs/job-manager.js";
-import { jobIndexSubscription, jobSubscriptions } from "../jobs/job-subscriptions.js";
-import { hostRule } from "../jobs/job-rules.js";
-import { singleHostOwnership, type PartitionOwnership } from "../jobs/partition-ownership.js";
-import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
 import { checkServices } from "./check-services.js";
-import { MemorySubscriptionStore } from "../subscriptions/memory-subscription-store.js";
-import { SqliteSubscriptionStore } from "../subscriptions/sqlite-subscription-store.js";
-import { SubscriptionService, type SubscriptionOptions } from "../subscriptions/subscription-service.js";
-import type { ParkedEvent, SubscriptionStore } from "../subscriptions/subscription-store.js";
-import { createRequestListener, type HttpOptions, type RequestListener } from "../http/request-listener.js";
-import { listen } from "../http/listen.js";
+import { Host } from "./core-host.js";
 
 export type Registration = AggregateRegistration | SagaRegistration;
 
 export interface CreateHostOptions {
   readonly registrations: readonly Registration[];
-  /** A journal, or the SQLite file's path; default: SQLite at `wow.store.path` of the config, else `wow.db`. */
-  readonly store?: Journal | string;
-  /** Default: SQLite tables in the journal's file for a SqliteJournal, else in memory. */
-  readonly subscriptionStore?: SubscriptionStore;
+  /** A store, or the SQLite file's path; default: SQLite at `wow.store.path` of the config, else `wow.db`. */
+  readonly store?: Store | string;
   readonly config?: WowConfig;
   readonly clock?: Clock;
   /** By qualified name (`"eshop-order.PaymentPolicy"`). */
@@ -68,17 +66,16 @@ function isSaga(r: Registration): r is SagaRegistration {
   return "saga" in r && "jobs" in r;
 }
 
-export class WowHost {
+export class WowHost implements HttpHost {
   readonly clock: Clock;
-  readonly journal: Journal;
-  readonly store: SubscriptionStore;
+  readonly store: Store;
   readonly core: Host;
   readonly jobs: JobManager;
   readonly subscriptions: SubscriptionService;
   readonly aggregates: readonly AggregateRegistration[];
   readonly sagas: readonly SagaRegistration[];
   readonly config: WowConfig | undefined;
-  private readonly ownsJournal: boolean;
+  private readonly ownsStore: boolean;
   private servers: Server[] = [];
   private listener: RequestListener | undefined;
   private started: Promise<void> | undefined;
@@ -89,9 +86,8 @@ export class WowHost {
     this.clock = options.clock ?? systemClock;
     this.config = options.config;
     const store = options.store ?? options.config?.wow.store?.path ?? "wow.db";
-    this.ownsJournal = typeof store === "string";
-    this.journal = typeof store === "string" ? new SqliteJournal(store) : store;
-    this.store = options.subscriptionStore ?? (this.journal instanceof SqliteJournal ? new SqliteSubscriptionStore(this.journal.db) : new MemorySubscriptionStore());
+    this.ownsStore = typeof store === "string";
+    this.store = typeof store === "string" ? new SqliteStore(store) : store;
     this.sagas = options.registrations.filter(isSaga);
     const ownership = options.ownership ?? singleHostOwnership();
     const schedules = (options.config?.wow.schedules ?? {}) as WowConfig["wow"]["schedules"];
@@ -101,14 +97,15 @@ export class WowHost {
       hostRule: (job) => hostRule(job, schedules[configKey(job)]),
       enabled: (job) => schedules[configKey(job)]?.enabled !== false,
       ownership,
-      journal: this.journal,
-      store: this.store,
+      events: this.store.events,
+      timers: this.store.timers,
+      store: this.store.subscriptions,
       cronNext,
     });
     this.aggregates = [...options.registrations.filter((r): r is AggregateRegistration => !isSaga(r)), ...this.jobs.aggregates];
     const timersConfig = options.config?.wow.timers;
     this.core = new Host({
-      journal: this.journal,
+      store: this.store,
       aggregates: this.aggregates,
       clock: this.clock,
       cronNext,
@@ -117,23 +114,22 @@ export class WowHost {
         ...(timersConfig ? { pollInterval: timersConfig["poll-interval"], maxAttempts: timersConfig["max-attempts"] } : {}),
         ...options.timers,
       },
-      // A delivered command committed: subscriptions look for its events now. (Not a `timerSend`
-      // wrapper: that would keep the timer service off its set-based batch path.)
+      // A delivered command committed: subscriptions look for its events now.
       onDelivery: (delivery) => {
         if ((delivery.result?.events.length ?? 0) > 0) this.subscriptions.wake();
         options.onDelivery?.(delivery);
       },
       ...(options.onError ? { onError: options.onError } : {}),
     });
-    const runtime = { send: this.send, journal: this.journal, clock: this.clock, services: options.services ?? {} };
+    const runtime = { send: this.send, events: this.store.events, clock: this.clock, services: options.services ?? {} };
     this.subscriptions = new SubscriptionService({
-      journal: this.journal,
-      store: this.store,
+      events: this.store.events,
+      store: this.store.subscriptions,
       clock: this.clock,
       ...(timersConfig ? { pollInterval: timersConfig["poll-interval"] } : {}),
       ...options.subscriptions,
       subscriptions: [
-        jobIndexSubscription((event: EventMessage) => this.store.rememberInstance(event.aggregate)),
+        jobIndexSubscription((event: EventMessage) => this.store.subscriptions.rememberInstance(event.aggregate)),
         ...this.sagas.flatMap((saga) => sagaSubscriptions(saga, runtime)),
         ...this.sagas.flatMap((saga) => jobSubscriptions(saga, { ...runtime, ownership, ...(options.onDerived ? { onDerived: options.onDerived } : {}) })),
       ],
@@ -169,10 +165,10 @@ export class WowHost {
     await this.core.stop();
   }
 
-  /** Stops and closes the journal if the host opened it. */
+  /** Stops and closes the store if the host opened it. */
   async close(): Promise<void> {
     await this.stop();
-    if (this.ownsJournal) await this.journal.close();
+    if (this.ownsStore) await this.store.close();
   }
 
   /** The HTTP API as a Node `(req, res)` listener (mounts in Express, Fastify or Koa too). */
@@ -190,6 +186,36 @@ export class WowHost {
 
   /** Parked timers and parked subscription events (of one tenant's aggregates, when given). */
   async parked(limit = 100, tenantId?: string): Promise<{ timers: TimerRow[]; events: ParkedEvent[] }> {
-    return { timers: await this.core.timers.parked(limit, tenantId), events: await this.subscriptions.parked(limit, tenantId) };
+    const query = tenantId === undefined ? { status: "parked" as const, limit } : { status: "parked" as const, limit, tenantId };
+    return { timers: await this.store.timers.list(query), events: await this.subscriptions.parked(limit, tenantId) };
+  }
+
+  /** Pending timers, earliest due first (of one tenant's aggregates, when given). */
+  pendingTimers(limit = 100, tenantId?: string): Promise<TimerRow[]> {
+    return this.store.timers.list(tenantId === undefined ? { status: "pending", limit } : { status: "pending", limit, tenantId });
+  }
+
+  timer(id: string): Promise<TimerRow | undefined> {
+    return this.store.timers.timer(id);
+  }
+
+  parkedEvent(id: string): Promise<ParkedEvent | undefined> {
+    return this.store.subscriptions.parkedEvent(id);
+  }
+
+  /** An operator's re-drive of a parked timer: pending again, due now, with fresh attempts. False if it is not parked. */
+  redriveTimer(id: string): Promise<boolean> {
+    return this.core.timers.redrive(id);
+  }
+
+  /** An operator's re-drive of a parked event: handled once more by its subscription; on success it leaves the parked list. */
+  redriveEvent(id: string): Promise<RedriveOutcome> {
+    return this.subscriptions.redrive(id);
+  }
+
+  /** Whether this host's subscriptions (every one, or the sagas' event handlers) have passed `position` within `timeoutMs`. */
+  waitForHandlers(position: number, sagasOnly: boolean, timeoutMs: number): Promise<boolean> {
+    const sagaHandlers = new Set(this.sagas.flatMap((saga) => Object.values(saga.events).map((handler) => handler.subscription)));
+    return this.subscriptions.waitUntilPast(position, sagasOnly ? (name) => sagaHandlers.has(name) : () => true, timeoutMs);
   }
 }

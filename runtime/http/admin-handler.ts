@@ -1,11 +1,11 @@
 // The operators' API: job instances, pending timers, parked items and their re-drive, and the
 // schedule commands `POST /{context}/schedule/{id}/wow.schedule.{enable|reschedule|disable|trigger}`.
-import type { TimerRow } from "../journal/journal.js";
+import type { TimerRow } from "../store/timer-store.js";
 import { DEFAULT_TENANT, type AggregateRef } from "../model/aggregate-ref.js";
 import { ErrorCodes } from "../model/errors.js";
 import { commandMessage } from "../model/messages.js";
 import { JOB_VERBS, parseInstanceId, SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
-import type { WowHost } from "../hosting/create-host.js";
+import type { HttpHost } from "./host-api.js";
 import { requireTenant, type Principal } from "./auth.js";
 import { checkId, wowResult } from "./command-handler.js";
 import { HttpError } from "./http-error.js";
@@ -43,7 +43,7 @@ function timerView(principal: Principal, t: TimerRow) {
   };
 }
 
-export async function listJobs(host: WowHost, principal: Principal): Promise<Reply> {
+export async function listJobs(host: HttpHost, principal: Principal): Promise<Reply> {
   const jobs = await host.jobs.list(principal.tenant);
   return {
     status: 200,
@@ -57,13 +57,13 @@ export async function listJobs(host: WowHost, principal: Principal): Promise<Rep
   };
 }
 
-export async function listTimers(host: WowHost, principal: Principal): Promise<Reply> {
+export async function listTimers(host: HttpHost, principal: Principal): Promise<Reply> {
   // A tenant's caller gets its tenant's rows from the store: filtered after the limit, its list could come back empty.
-  const timers = await host.journal.pendingTimers(LIST_LIMIT, principal.tenant);
+  const timers = await host.pendingTimers(LIST_LIMIT, principal.tenant);
   return { status: 200, body: { timers: timers.map((t) => timerView(principal, t)) } };
 }
 
-export async function listParked(host: WowHost, principal: Principal): Promise<Reply> {
+export async function listParked(host: HttpHost, principal: Principal): Promise<Reply> {
   const { timers, events } = await host.parked(LIST_LIMIT, principal.tenant);
   return {
     status: 200,
@@ -74,27 +74,27 @@ export async function listParked(host: WowHost, principal: Principal): Promise<R
   };
 }
 
-export async function redriveTimer(host: WowHost, principal: Principal, id: string): Promise<Reply> {
-  const timer = await host.journal.timer(id);
+export async function redriveTimer(host: HttpHost, principal: Principal, id: string): Promise<Reply> {
+  const timer = await host.timer(id);
   if (!timer || timer.status !== "parked") throw new HttpError(404, ErrorCodes.NotFound, `no parked timer ${id}`);
   requireTenant(principal, timer.owner.tenantId);
-  const ok = await host.core.timers.redrive(id);
+  const ok = await host.redriveTimer(id);
   if (!ok) throw new HttpError(404, ErrorCodes.NotFound, `no parked timer ${id}`);
   return { status: 200, body: { id, redriven: true } };
 }
 
-export async function redriveEvent(host: WowHost, principal: Principal, id: string): Promise<Reply> {
-  const entry = await host.store.parkedEvent(id);
+export async function redriveEvent(host: HttpHost, principal: Principal, id: string): Promise<Reply> {
+  const entry = await host.parkedEvent(id);
   if (!entry) throw new HttpError(404, ErrorCodes.NotFound, `no parked event ${id}`);
   requireTenant(principal, entry.event.aggregate.tenantId);
-  const outcome = await host.subscriptions.redrive(id);
+  const outcome = await host.redriveEvent(id);
   if (!outcome.found) throw new HttpError(404, ErrorCodes.NotFound, `no parked event ${id}`);
   return { status: 200, body: { id, redriven: outcome.ok, ...(outcome.error ? { error: outcome.error.split("\n")[0] } : {}) } };
 }
 
 /** `wow.schedule.<verb>` on an instance: the tenant is the header's (or the credential's), default `(0)`. */
 export async function scheduleCommand(
-  host: WowHost,
+  host: HttpHost,
   principal: Principal,
   context: string,
   id: string,

@@ -7,7 +7,6 @@ import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { CommandSender } from "../processing/command-processor.js";
-import type { Journal } from "../journal/journal.js";
 import { HttpError, statusOfCode } from "./http-error.js";
 import type { CommandRoute } from "./routes.js";
 
@@ -40,7 +39,6 @@ export async function handleCommand(
   pathId: string | undefined,
   body: Record<string, unknown>,
   send: CommandSender,
-  journal: Journal,
 ): Promise<{ status: number; result: Record<string, unknown>; errorCode: string }> {
   const requestId = header(req, Headers.RequestId);
   if (requestId !== undefined && (requestId.length === 0 || requestId.length > 200)) throw new HttpError(400, ErrorCodes.IllegalArgument, "Command-Request-Id must have 1 to 200 characters");

@@ -7,7 +7,7 @@ import { DEFAULT_TENANT } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
-import type { WowHost } from "../hosting/create-host.js";
+import type { HttpHost } from "./host-api.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
 import { authenticate, requireTenant } from "./auth.js";
 import { DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
@@ -55,7 +55,7 @@ export function pathSegments(url: string | undefined): string[] {
   });
 }
 
-export function createRequestListener(host: WowHost, options: HttpOptions = {}): RequestListener {
+export function createRequestListener(host: HttpHost, options: HttpOptions = {}): RequestListener {
   const credentials = [...(options.config?.credentials ?? []), ...(options.credentials ?? [])];
   const bodyLimit = options.bodyLimit ?? options.config?.["body-limit"] ?? DEFAULT_BODY_LIMIT;
   const onServerError = options.onServerError ?? ((error: unknown) => console.error("wow.http: server error", error));
@@ -94,7 +94,7 @@ export function createRequestListener(host: WowHost, options: HttpOptions = {}):
     try {
       let processed: CommandResult | undefined;
       const send = async (command: CommandMessage) => (processed = await host.send(command));
-      const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, decoded, send, host.journal);
+      const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, decoded, send);
       const stage = processed === undefined ? "PROCESSED" : await awaitStage(host, wait, processed);
       return { status, body: { ...result, stage }, errorCode };
     } catch (error) {

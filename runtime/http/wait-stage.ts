@@ -6,7 +6,7 @@
 import type { IncomingMessage } from "node:http";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
-import type { WowHost } from "../hosting/create-host.js";
+import type { HttpHost } from "./host-api.js";
 import { header, Headers } from "./command-handler.js";
 import { HttpError } from "./http-error.js";
 
@@ -44,11 +44,9 @@ export function waitRequestOf(req: IncomingMessage): WaitRequest {
 }
 
 /** Waits for the stage after the command was processed; returns the stage reached. */
-export async function awaitStage(host: WowHost, wait: WaitRequest, result: CommandResult): Promise<WaitStage> {
+export async function awaitStage(host: HttpHost, wait: WaitRequest, result: CommandResult): Promise<WaitStage> {
   if (wait.stage === "SENT" || wait.stage === "PROCESSED") return "PROCESSED";
   const last = Math.max(0, ...result.events.map((event) => event.position ?? 0));
   if (result.outcome !== "decided" || last === 0) return wait.stage; // nothing for a handler to handle
-  const sagaHandlers = new Set(host.sagas.flatMap((saga) => Object.values(saga.events).map((handler) => handler.subscription)));
-  const include = wait.stage === "SAGA_HANDLED" ? (name: string) => sagaHandlers.has(name) : () => true;
-  return (await host.subscriptions.waitUntilPast(last, include, wait.timeoutMs)) ? wait.stage : "PROCESSED";
+  return (await host.waitForHandlers(last, wait.stage === "SAGA_HANDLED", wait.timeoutMs)) ? wait.stage : "PROCESSED";
 }

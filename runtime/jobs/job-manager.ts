@@ -1,14 +1,15 @@
 // The host's side of jobs: enable the SYSTEM instances at start (config `enabled: false` keeps one
 // disabled), and describe instances for operators (rule, zone, next fire times, last runs).
-import type { Journal, TimerRow } from "../journal/journal.js";
 import { aggregateRef, DEFAULT_TENANT, refKey, type AggregateRef } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import { commandMessage } from "../model/messages.js";
 import type { SagaJobRegistration, SagaRegistration } from "../model/saga-registration.js";
+import type { CronNext } from "../cron/cron-next.js";
 import type { CommandSender } from "../processing/command-processor.js";
-import { replay } from "../processing/command-processor.js";
-import type { CronNext } from "../timers/cron-next.js";
-import type { SubscriptionStore } from "../subscriptions/subscription-store.js";
+import { replay } from "../processing/decide.js";
+import type { EventStore } from "../store/event-store.js";
+import type { SubscriptionStore } from "../store/subscription-store.js";
+import type { TimerRow, TimerStore } from "../store/timer-store.js";
 import { instanceId, JobCommands, parseInstanceId, SCHEDULE_AGGREGATE, TICK_KEY, type JobRule } from "./job-messages.js";
 import { partitionSubscription } from "./job-subscriptions.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
@@ -39,7 +40,8 @@ export interface JobManagerOptions {
   /** `wow.schedules.<name>.enabled` (default true). */
   readonly enabled: (job: SagaJobRegistration) => boolean;
   readonly ownership: PartitionOwnership;
-  readonly journal: Journal;
+  readonly events: EventStore;
+  readonly timers: TimerStore;
   readonly store: SubscriptionStore;
   readonly cronNext: CronNext;
 }
@@ -133,7 +135,7 @@ export class JobManager {
   async state(ref: AggregateRef): Promise<JobInstanceState> {
     const registration = this.byContext.get(ref.context);
     if (!registration) throw new Error(`no jobs in ${ref.context}`);
-    return replay(registration, (await this.options.journal.load(ref)).events);
+    return replay(registration, (await this.options.events.load(ref)).events);
   }
 
   /** Every known instance (SYSTEM ones, and TENANT ones once enabled), optionally of one tenant. */
@@ -155,7 +157,7 @@ export class JobManager {
     const { job } = entry;
     const state = await this.state(ref);
     const rule = state.rule ?? this.options.hostRule(job);
-    const timer = (await this.options.journal.timersOf(ref)).find((t) => t.key === TICK_KEY);
+    const timer = (await this.options.timers.timersOf(ref)).find((t) => t.key === TICK_KEY);
     return {
       context: ref.context,
       id: ref.id,

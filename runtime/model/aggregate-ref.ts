@@ -29,3 +29,9 @@ export function sameRef(a: AggregateRef, b: AggregateRef): boolean {
 export function refKey(ref: AggregateRef): string {
   return JSON.stringify([ref.context, ref.aggregate, ref.tenantId, ref.id]);
 }
+
+/** The aggregate a `refKey` names. */
+export function refOfKey(key: string): AggregateRef {
+  const [context, aggregate, tenantId, id] = JSON.parse(key) as [string, string, string, string];
+  return { context, aggregate, tenantId, id };
+}

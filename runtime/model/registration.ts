@@ -15,6 +15,15 @@ export interface CommandRegistration<S = any, B = any> {
   readonly existing?: boolean;
   /** Names of the services the handler gets. */
   readonly services?: readonly string[];
+  /** The event types its decision may produce (`@OnCommand(produces = …)`); absent: not checked. */
+  readonly produces?: readonly string[];
+  /** The command types its decision may schedule (`schedules = …`); absent: not checked. */
+  readonly schedules?: readonly string[];
+  /**
+   * The JSON Schema (draft 2020-12) of the command's body as sent over HTTP, which the HTTP API checks
+   * bodies against (`x-wow-decode` marks values it decodes: an instant to epoch ms, a duration to ms).
+   */
+  readonly bodySchema?: object;
   decide(state: S, command: CommandMessage<B>, scope: DecideScope, services: Services): Decision | Promise<Decision>;
 }
 

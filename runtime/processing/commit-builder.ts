@@ -4,8 +4,9 @@ import type { EventDraft } from "../model/decision.js";
 import { CommandRejected, ErrorCodes } from "../model/errors.js";
 import type { Causation, CommandMessage, EventMessage } from "../model/messages.js";
 import { SystemEvents, type ScheduleCancelledBody, type ScheduleSetBody } from "../model/system-events.js";
-import { UnstorableCommitError, type Commit, type TimerChange } from "../journal/journal.js";
-import type { CronNext } from "../timers/cron-next.js";
+import type { CronNext } from "../cron/cron-next.js";
+import { UnstorableCommitError } from "../store/errors.js";
+import type { Commit, TimerChange } from "../store/event-store.js";
 import { firstDue } from "./first-due.js";
 
 export interface CommitInput {

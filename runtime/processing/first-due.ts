@@ -1,7 +1,7 @@
 import { isValidTimeZone, zoneAdvice } from "../cron/zone.js";
 import type { CronExpression } from "../cron/index.js";
 import type { ScheduleRule } from "../model/schedule-rule.js";
-import { parseCron, type CronNext } from "../timers/cron-next.js";
+import { parseCron, type CronNext } from "../cron/cron-next.js";
 
 const DAY_MS = 86_400_000;
 /** The last instant a Date holds (+275760-09-13): a due time past it could not be read back. */

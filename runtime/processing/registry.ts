@@ -34,6 +34,13 @@ export class AggregateRegistry {
     return aggregate && command ? { aggregate, command } : undefined;
   }
 
+  /** The route of `command`, if an aggregate of its target's kind handles its type (the one place this is decided). */
+  routeFor(command: { readonly type: string; readonly aggregate: AggregateRef }): CommandRoute | undefined {
+    const route = this.route(command.type, command.aggregate);
+    const { context, aggregate } = command.aggregate;
+    return route && route.aggregate.context === context && route.aggregate.aggregate === aggregate ? route : undefined;
+  }
+
   aggregate(context: string, aggregate: string): AggregateRegistration | undefined {
     return this.aggregates.get(`${context}.${aggregate}`);
   }

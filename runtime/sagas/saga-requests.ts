@@ -3,13 +3,10 @@
 import type { AggregateRef, TargetRef } from "../model/aggregate-ref.js";
 import type { Causation, CommandDraft, CommandMessage, EventMessage } from "../model/messages.js";
 import type { JobCommand, JobContext, SagaCommand, SagaContext } from "../model/saga-registration.js";
+import { derivedRequestId } from "../model/request-ids.js";
 import type { ScheduleRule } from "../model/schedule-rule.js";
 import { SystemCommands, type CancelScheduleBody, type ScheduleCommandBody } from "../processing/system-commands.js";
 
-/** The request id of the `index`-th (0-based) command derived from an event. */
-export function derivedRequestId(eventId: string, index: number): string {
-  return `${eventId}-${index}`;
-}
 
 export const sagaContext: SagaContext = {
   command: (target: TargetRef, command: CommandDraft): SagaCommand => ({ kind: "command", target, command }),

@@ -2,19 +2,19 @@
 // what it returns (in order), and hand rejections to the saga's `@OnRejected` handler (`sendDerived`,
 // which its jobs use too).
 import type { Clock } from "../clock.js";
-import type { Journal } from "../journal/journal.js";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
 import { servicesFor, type Services } from "../model/registration.js";
 import type { SagaRegistration } from "../model/saga-registration.js";
 import type { CommandSender } from "../processing/command-processor.js";
+import type { EventStore } from "../store/event-store.js";
 import type { Subscription } from "../subscriptions/subscription-service.js";
 import { rejectedCommand, requestOf, sagaContext } from "./saga-requests.js";
 
 export interface SagaRuntime {
   readonly send: CommandSender;
-  readonly journal: Journal;
+  readonly events: EventStore;
   readonly clock: Clock;
   readonly services: Services;
 }
@@ -40,7 +40,7 @@ export function sagaSubscriptions(saga: SagaRegistration, runtime: SagaRuntime):
  */
 export async function sendDerived(saga: SagaRegistration, request: CommandMessage, runtime: SagaRuntime): Promise<void> {
   const result = await runtime.send(request);
-  const code = await rejectionCode(result, request, runtime.journal);
+  const code = await rejectionCode(result, request, runtime.events);
   if (code !== undefined) await deliverRejection(saga, request, code, result.errorMsg, runtime.services);
 }
 
@@ -48,10 +48,10 @@ export async function sendDerived(saga: SagaRegistration, request: CommandMessag
  * The rejection code of a request, if it was rejected: now, or before (a duplicate of a rejected
  * request, when the event is handled again after a failure: the rejection is delivered at least once).
  */
-async function rejectionCode(result: CommandResult, request: CommandMessage, journal: Journal): Promise<string | undefined> {
+async function rejectionCode(result: CommandResult, request: CommandMessage, events: EventStore): Promise<string | undefined> {
   if (result.outcome === "rejected") return result.errorCode;
   if (result.outcome !== "duplicate") return undefined;
-  const record = await journal.findRequest(request.aggregate, request.requestId);
+  const record = await events.findRequest(request.aggregate, request.requestId);
   return record && record.errorCode !== ErrorCodes.Ok ? record.errorCode : undefined;
 }
 

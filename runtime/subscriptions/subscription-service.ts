@@ -3,13 +3,14 @@
 // handler) delays no other. A handler failure is retried with backoff, then the event is parked
 // (durably, with its error) and the subscription goes on with the next events. Parked events can be
 // re-driven.
-import { tracked, type Clock } from "../clock.js";
-import type { Journal } from "../journal/journal.js";
+import type { Clock } from "../clock.js";
+import { PollLoop, type LoopState } from "../loop/poll-loop.js";
 import type { DurationInput } from "../model/duration.js";
 import { optionValues, type Backoff, type BackoffInput } from "../model/option-values.js";
 import type { EventMessage } from "../model/messages.js";
+import type { EventStore } from "../store/event-store.js";
+import { parkedId, type ParkedEvent, type SubscriptionStore } from "../store/subscription-store.js";
 import { backoffDelay } from "../timers/backoff.js";
-import { parkedId, type ParkedEvent, type SubscriptionStore } from "./subscription-store.js";
 
 /** One durable subscription: a name (`<processor>.<function>`), which events it takes, and its handler. */
 export interface Subscription {
@@ -29,8 +30,6 @@ export interface Subscription {
 /** How often positions moved only in memory (events passed over) are written while busy. */
 const SKIP_FLUSH_MS = 1_000;
 
-const WOKEN = "woken";
-
 export interface SubscriptionOptions {
   /** Attempts per event before it is parked (default 5). */
   readonly maxAttempts?: number;
@@ -43,7 +42,7 @@ export interface SubscriptionOptions {
 }
 
 export interface SubscriptionServiceOptions extends SubscriptionOptions {
-  readonly journal: Journal;
+  readonly events: EventStore;
   readonly store: SubscriptionStore;
   readonly clock: Clock;
   readonly subscriptions: readonly Subscription[];
@@ -59,18 +58,13 @@ interface Worker {
   /** The position the store holds, as far as this host knows. */
   persisted: number;
   flushedAt: number;
-  /** The end of the last pass queued: passes (its loop's, `drain`'s) run one at a time per subscription. */
-  tail: Promise<unknown>;
-  /** Its loop, while the service runs, and what stops it. */
-  loop: Promise<void> | undefined;
-  stop: AbortController;
-  woken: boolean;
-  napping: AbortController | undefined;
+  /** Its loop: passes (the loop's, `drain`'s) run one at a time per subscription. */
+  readonly loop: PollLoop<{ readonly read: number; readonly again: boolean }>;
 }
 
 export class SubscriptionService {
   readonly subscriptions: readonly Subscription[];
-  private readonly journal: Journal;
+  private readonly events: EventStore;
   private readonly store: SubscriptionStore;
   private readonly clock: Clock;
   private readonly maxAttempts: number;
@@ -86,24 +80,10 @@ export class SubscriptionService {
   private readonly waiters = new Set<() => boolean>();
 
   constructor(options: SubscriptionServiceOptions) {
-    this.journal = options.journal;
+    this.events = options.events;
     this.store = options.store;
     this.clock = options.clock;
     this.subscriptions = options.subscriptions;
-    for (const subscription of this.subscriptions) {
-      if (this.workers.has(subscription.name)) throw new Error(`subscription ${subscription.name} is registered twice`);
-      this.workers.set(subscription.name, {
-        subscription,
-        position: undefined,
-        persisted: 0,
-        flushedAt: 0,
-        tail: Promise.resolve(),
-        loop: undefined,
-        stop: new AbortController(),
-        woken: false,
-        napping: undefined,
-      });
-    }
     // Checked as the timers' are: a zero poll interval or retry delay would make each loop spin.
     const { count, duration, backoff } = optionValues("subscriptions");
     this.maxAttempts = count("maxAttempts", options.maxAttempts, 5);
@@ -112,31 +92,48 @@ export class SubscriptionService {
     this.batchSize = count("batchSize", options.batchSize, 200);
     this.onError = options.onError ?? ((error) => console.error("wow.subscriptions: poll failed", error));
     this.onParked = options.onParked;
+    for (const subscription of this.subscriptions) {
+      if (this.workers.has(subscription.name)) throw new Error(`subscription ${subscription.name} is registered twice`);
+      const worker: Worker = {
+        subscription,
+        position: undefined,
+        persisted: 0,
+        flushedAt: 0,
+        // A pass that read events polls again at once: there may be more.
+        loop: new PollLoop({
+          name: `subscription ${subscription.name}`,
+          clock: this.clock,
+          interval: this.pollInterval,
+          poll: async (signal) => {
+            const read = await this.catchUp(worker, signal);
+            return { read, again: read > 0 };
+          },
+          onError: this.onError,
+        }),
+      };
+      this.workers.set(subscription.name, worker);
+    }
   }
 
   get running(): boolean {
-    return [...this.workers.values()].some((w) => w.loop !== undefined);
+    return [...this.workers.values()].some((w) => w.loop.running);
   }
 
   /** One loop per subscription: none waits on another's retries or slow handler. */
   start(): void {
-    if (this.running) return;
-    for (const worker of this.workers.values()) {
-      // A controller per loop: its naps and back-offs listen on its own signal, one at a time.
-      worker.stop = new AbortController();
-      worker.loop = this.run(worker, worker.stop.signal);
-    }
+    for (const worker of this.workers.values()) worker.loop.start();
   }
 
-  /** A commit on this node: every subscription looks for new events now. */
+  /** A commit on this host: every subscription looks for new events now. */
   wake(): void {
     // A read already in flight may predate the commit: later passes read afresh.
     this.reads.clear();
-    for (const worker of this.workers.values()) {
-      worker.woken = true;
-      // A reason given: no DOMException is built per wake (one per commit on a busy node).
-      worker.napping?.abort(WOKEN);
-    }
+    for (const worker of this.workers.values()) worker.loop.wake();
+  }
+
+  /** Each subscription's loop, for operators. */
+  describe(): LoopState[] {
+    return [...this.workers.values()].map((w) => w.loop.describe());
   }
 
   /**
@@ -146,12 +143,7 @@ export class SubscriptionService {
    */
   async stop(): Promise<void> {
     const workers = [...this.workers.values()];
-    const loops = workers.map((w) => w.loop);
-    for (const worker of workers) {
-      worker.stop.abort();
-      worker.loop = undefined;
-    }
-    await Promise.all(loops);
+    await Promise.all(workers.map((w) => w.loop.stop()));
     for (const worker of workers) {
       await this.flush(worker);
       worker.position = undefined;
@@ -160,8 +152,8 @@ export class SubscriptionService {
 
   /** One pass of every subscription (each reads from its own position). Returns how many events were read. */
   async pollOnce(signal: AbortSignal = new AbortController().signal): Promise<number> {
-    const read = await Promise.all([...this.workers.values()].map((w) => this.pass(w, signal)));
-    return read.reduce((a, b) => a + b, 0);
+    const read = await Promise.all([...this.workers.values()].map((w) => w.loop.runOnce(signal)));
+    return read.reduce((sum, outcome) => sum + outcome.read, 0);
   }
 
   /** Catches every subscription up with the journal (tests and shutdown). */
@@ -202,27 +194,6 @@ export class SubscriptionService {
     }
     await this.store.unpark(id);
     return { found: true, ok: true };
-  }
-
-  private async run(worker: Worker, signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      worker.woken = false;
-      let read = 0;
-      try {
-        read = await tracked(this.clock, this.pass(worker, signal));
-      } catch (error) {
-        this.onError(error);
-      }
-      if (signal.aborted) break;
-      if (read === 0 && !worker.woken) await this.nap(worker, signal);
-    }
-  }
-
-  /** Queues a catch-up behind the subscription's previous one, so two never handle the same events. */
-  private pass(worker: Worker, signal: AbortSignal): Promise<number> {
-    const next = worker.tail.then(() => this.catchUp(worker, signal));
-    worker.tail = next.catch(() => undefined);
-    return next;
   }
 
   /**
@@ -313,7 +284,7 @@ export class SubscriptionService {
   private read(from: number): Promise<EventMessage[]> {
     let read = this.reads.get(from);
     if (!read) {
-      const fresh = this.journal.read(from, this.batchSize);
+      const fresh = this.events.read(from, this.batchSize);
       const forget = () => {
         if (this.reads.get(from) === fresh) this.reads.delete(from);
       };
@@ -357,19 +328,6 @@ export class SubscriptionService {
         await this.clock.sleep(backoffDelay(attempt, this.backoff), signal);
         if (signal.aborted) return false;
       }
-    }
-  }
-
-  private async nap(worker: Worker, stop: AbortSignal): Promise<void> {
-    const napping = new AbortController();
-    worker.napping = napping;
-    const onStop = () => napping.abort(WOKEN);
-    stop.addEventListener("abort", onStop, { once: true });
-    try {
-      if (!worker.woken) await this.clock.sleep(this.pollInterval, napping.signal);
-    } finally {
-      stop.removeEventListener("abort", onStop);
-      if (worker.napping === napping) worker.napping = undefined;
     }
   }
 }

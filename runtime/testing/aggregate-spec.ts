@@ -1,7 +1,8 @@
 import { deepStrictEqual, fail, ok } from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
-import { MemoryJournal } from "../journal/memory-journal.js";
+import { MemoryStore } from "../store/memory/memory-store.js";
+import type { EventStore } from "../store/event-store.js";
 import { aggregateRef, type AggregateRef, type TargetRef } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import type { EventDraft } from "../model/decision.js";
@@ -9,8 +10,10 @@ import { commandMessage, type CommandDraft, type CommandMessage, type CommandOpt
 import type { AggregateRegistration, Services } from "../model/registration.js";
 import { toEpochMs, type InstantInput, type ScheduleRule } from "../model/schedule-rule.js";
 import { SystemEvents, type ScheduleCancelledBody, type ScheduleSetBody } from "../model/system-events.js";
-import { CommandProcessor, replay } from "../processing/command-processor.js";
-import type { CronNext } from "../timers/cron-next.js";
+import { CommandProcessor } from "../processing/command-processor.js";
+import { replay } from "../processing/decide.js";
+import { AggregateRegistry } from "../processing/registry.js";
+import type { CronNext } from "../cron/cron-next.js";
 import { VirtualClock } from "./virtual-clock.js";
 
 export interface AggregateSpecOptions {
@@ -62,7 +65,7 @@ export class AggregateSpec<S> {
   }
 
   /**
-   * The aggregate's history: each event its own commit, at versions 1, 2, … as a journal holds them
+   * The aggregate's history: each event its own commit, at versions 1, 2, … as a store holds them
    * after as many commands. Events only, as in Wow's test spec: schedules that the commands deciding
    * them would have set are not set (`pendingTimers` holds those of the `when` command alone).
    */
@@ -72,24 +75,24 @@ export class AggregateSpec<S> {
   }
 
   async when(command: CommandDraft, options: CommandOptions = {}): Promise<SpecOutcome<S>> {
-    const journal = new MemoryJournal();
-    if (this.history.length > 0) await seed(journal, this.ref, this.history, this.clock);
+    const store = new MemoryStore();
+    if (this.history.length > 0) await seed(store.events, this.ref, this.history, this.clock);
     const processor = new CommandProcessor({
-      journal,
-      aggregates: [this.registration],
+      events: store.events,
+      registry: new AggregateRegistry([this.registration]),
       clock: this.clock as Clock,
       ...(this.options.services ? { services: this.options.services } : {}),
       ...(this.options.cronNext ? { cronNext: this.options.cronNext } : {}),
     });
     const message = commandMessage(command.type, command.body, this.ref, options);
     const result = await processor.send(message);
-    const stream = await journal.load(this.ref);
-    return new SpecOutcome(this.ref, message, result, replay(this.registration, stream.events), await journal.timersOf(this.ref));
+    const stream = await store.events.load(this.ref);
+    return new SpecOutcome(this.ref, message, result, replay(this.registration, stream.events), await store.timers.timersOf(this.ref));
   }
 }
 
 /** Appends `events` to `ref`'s stream, one commit (and version) per event. */
-async function seed(journal: MemoryJournal, ref: AggregateRef, events: readonly EventDraft[], clock: Clock): Promise<void> {
+async function seed(store: EventStore, ref: AggregateRef, events: readonly EventDraft[], clock: Clock): Promise<void> {
   for (const [index, event] of events.entries()) {
     const commandId = `given-${randomUUID()}`;
     const version = index + 1;
@@ -104,7 +107,7 @@ async function seed(journal: MemoryJournal, ref: AggregateRef, events: readonly 
       requestId: commandId,
       createdAt: clock.now(),
     };
-    await journal.append({ aggregate: ref, expectedVersion: index, events: [message], request: { requestId: commandId, version, errorCode: "Ok" }, timers: [] });
+    await store.append({ aggregate: ref, expectedVersion: index, events: [message], request: { requestId: commandId, version, errorCode: "Ok" }, timers: [] });
   }
 }
 

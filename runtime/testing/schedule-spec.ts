@@ -1,6 +1,6 @@
-import type { Clock } from "../clock.js";
 import type { WowConfig } from "../config/types.js";
-import type { Host } from "../host.js";
+import type { CronNext } from "../cron/cron-next.js";
+import type { Host } from "../hosting/core-host.js";
 import { createHost, type WowHost } from "../hosting/create-host.js";
 import { instanceId, JobCommands, SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
 import type { PartitionOwnership } from "../jobs/partition-ownership.js";
@@ -9,14 +9,13 @@ import { commandMessage } from "../model/messages.js";
 import type { SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
 import type { Misfire } from "../model/schedule-rule.js";
 import type { SubscriptionOptions } from "../subscriptions/subscription-service.js";
-import type { Journal } from "../journal/journal.js";
-import { MemoryJournal } from "../journal/memory-journal.js";
+import { MemoryStore } from "../store/memory/memory-store.js";
+import type { Store } from "../store/store.js";
 import type { CommandResult } from "../model/command-result.js";
 import type { DurationInput } from "../model/duration.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { AggregateRegistration, Services } from "../model/registration.js";
 import type { InstantInput } from "../model/schedule-rule.js";
-import type { CronNext } from "../timers/cron-next.js";
 import type { TimerOptions } from "../timers/timer-options.js";
 import type { Delivery } from "../timers/timer-service.js";
 import { VirtualClock } from "./virtual-clock.js";
@@ -24,10 +23,15 @@ import { VirtualClock } from "./virtual-clock.js";
 export interface ScheduleSpecOptions {
   readonly aggregates: readonly AggregateRegistration[];
   readonly services?: Services;
-  /** The virtual clock's start (default 2026-01-01T00:00:00Z). */
+  /** The virtual clock's start (default 2026-01-01T00:00:00Z); ignored when `clock` is given. */
   readonly start?: InstantInput;
-  /** Default: a fresh MemoryJournal. */
-  readonly journal?: Journal;
+  /** The virtual clock (default: a new one at `start`): specs on one clock share time. */
+  readonly clock?: VirtualClock;
+  /**
+   * Events, timers and subscription state (default: a fresh MemoryStore). A spec on the store of an
+   * earlier one resumes where it left off: its timers, and its subscriptions from their checkpoints.
+   */
+  readonly store?: Store;
   readonly timers?: TimerOptions;
   readonly cronNext?: CronNext;
   /** Sagas: their event handlers and `@OnSchedule` jobs run as in a host. */
@@ -89,7 +93,7 @@ export function scheduleSpec(options: ScheduleSpecOptions): ScheduleSpec {
 
 export class ScheduleSpec {
   readonly clock: VirtualClock;
-  readonly journal: Journal;
+  readonly store: Store;
   /** The full host (timers, sagas, jobs). */
   readonly app: WowHost;
   /** The core host (command processor + timer service). */
@@ -104,16 +108,17 @@ export class ScheduleSpec {
   readonly sent: SentCommand[] = [];
   /** Polls that failed as a whole (a store error): `advanceTime` rethrows the first of its own. */
   readonly errors: unknown[] = [];
-  private started = false;
+  /** Running, stopped by `stop()` (downtime until `start()`), or not started yet (started on first use). */
+  private state: "new" | "running" | "stopped" = "new";
 
   constructor(options: ScheduleSpecOptions) {
-    this.clock = new VirtualClock(options.start ?? "2026-01-01T00:00:00Z");
-    this.journal = options.journal ?? new MemoryJournal();
+    this.clock = options.clock ?? new VirtualClock(options.start ?? "2026-01-01T00:00:00Z");
+    this.store = options.store ?? new MemoryStore();
     this.context = options.context ?? options.sagas?.[0]?.context;
     this.app = createHost({
       registrations: [...options.aggregates, ...(options.sagas ?? [])],
-      store: this.journal,
-      clock: this.clock as Clock,
+      store: this.store,
+      clock: this.clock,
       ...(options.services ? { services: recording(options.services, this.asked) } : {}),
       ...(options.timers ? { timers: options.timers } : {}),
       ...(options.cronNext ? { cronNext: options.cronNext } : {}),
@@ -133,7 +138,7 @@ export class ScheduleSpec {
     if (context === undefined) throw new Error("enable: no context (give sagas or options.context)");
     const { tenantId, partition, context: _c, ...rule } = options;
     const ref = aggregateRef(context, SCHEDULE_AGGREGATE, instanceId(job, partition), tenantId ?? DEFAULT_TENANT);
-    await this.start();
+    await this.startOnFirstUse();
     return this.app.send(commandMessage(JobCommands.Enable, rule, ref));
   }
 
@@ -142,10 +147,15 @@ export class ScheduleSpec {
     return this.derived.flatMap((d) => d.commands);
   }
 
-  /** Sends a command now (starting the host on first use). */
+  /** Sends a command now (starting the host on first use; during a `stop()` it is decided, and nothing else runs). */
   async send(command: CommandMessage): Promise<CommandResult> {
-    await this.start();
+    await this.startOnFirstUse();
     return this.app.send(command);
+  }
+
+  /** An operator's re-drive of a parked timer or event (`WowHost.redriveTimer` / `redriveEvent`). */
+  async redrive(kind: "timer" | "event", id: string): Promise<boolean> {
+    return kind === "timer" ? this.app.redriveTimer(id) : (await this.app.redriveEvent(id)).ok;
   }
 
   /**
@@ -154,7 +164,7 @@ export class ScheduleSpec {
    * loops have the clock track them), so what they commit is committed when it was due.
    */
   async advanceTime(duration: DurationInput): Promise<SentCommand[]> {
-    await this.start();
+    await this.startOnFirstUse();
     const from = this.sent.length;
     const errorsFrom = this.errors.length;
     await this.clock.advanceTime(duration);
@@ -168,19 +178,23 @@ export class ScheduleSpec {
     return this.sent.map((s) => s.command);
   }
 
-  /** Starts the host (timers, subscriptions, SYSTEM jobs). */
+  /** Starts the host (timers, subscriptions, SYSTEM jobs); after a `stop()`, the downtime ends and missed slots follow their misfire policy. */
   start(): Promise<void> {
-    if (!this.started) {
-      this.started = true;
+    if (this.state !== "running") {
+      this.state = "running";
       this.starting = this.app.start();
     }
     return this.starting!;
   }
 
-  /** Stops the host ("downtime" until `start()`), e.g. to test misfires. */
+  /** Stops the host: downtime until `start()` (nothing ticks or is delivered meanwhile, however far time advances). */
   async stop(): Promise<void> {
-    this.started = false;
+    this.state = "stopped";
     await this.app.stop();
+  }
+
+  private startOnFirstUse(): Promise<void> {
+    return this.state === "new" ? this.start() : (this.starting ?? Promise.resolve());
   }
 }
 

@@ -1,8 +1,9 @@
-import type { Clock } from "../clock.js";
+import type { Clock, SleepOptions } from "../clock.js";
 import { parseDuration, type DurationInput } from "../model/duration.js";
 import { toEpochMs, type InstantInput } from "../model/schedule-rule.js";
 
 interface Sleeper {
+  /** On the monotonic time line (`advanceTime` moves it; `setTime` does not). */
   readonly wakeAt: number;
   readonly seq: number;
   readonly resolve: () => void;
@@ -40,11 +41,19 @@ function turn(): Promise<void> {
  * A clock that moves only when told. `advanceTime` wakes every sleeper in due order, and at each
  * instant lets all the work run until it is quiet again (and the work in flight that was `track`ed
  * has settled) before moving on, so timers fire at their exact virtual times (a backlog of many
- * batches included).
+ * batches included). It jumps from one instant something is due to the next: idle sleeps (a loop's
+ * look for unannounced work) run only at those instants, so time with nothing due costs nothing.
+ *
+ * Sleeps are measured on a monotonic time line, as the system's timers are: `setTime` steps the
+ * clock's reading (back or forward, as NTP would) without moving sleepers.
  */
 export class VirtualClock implements Clock {
+  /** The monotonic time line sleepers wait on. */
   private current: number;
+  /** What `now()` reads beyond the monotonic time (moved by `setTime`). */
+  private offset = 0;
   private sleepers: Sleeper[] = [];
+  private idleSleepers: Sleeper[] = [];
   private seq = 0;
   /** Bumped by every use of the clock: how `settle` sees that work is still going on. */
   private uses = 0;
@@ -61,16 +70,28 @@ export class VirtualClock implements Clock {
 
   now(): number {
     this.uses++;
-    return this.current;
+    return this.current + this.offset;
   }
 
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * Sets what the clock reads, without moving time for sleepers: stepping back (or forward) as NTP
+   * steps a system clock. Nothing that waits wakes early or late for it; work that reads the clock
+   * sees the new time.
+   */
+  setTime(instant: InstantInput): void {
     this.uses++;
+    this.offset = toEpochMs(instant) - this.current;
+  }
+
+  sleep(ms: number, signal?: AbortSignal, options?: SleepOptions): Promise<void> {
+    this.uses++;
+    const idle = options?.idle === true;
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve();
       const onAbort = () => {
         this.uses++;
-        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+        if (idle) this.idleSleepers = this.idleSleepers.filter((s) => s !== sleeper);
+        else this.sleepers = this.sleepers.filter((s) => s !== sleeper);
         resolve();
       };
       // Woken by the clock: the listener goes too, or every sleep on a long-lived signal (a
@@ -80,7 +101,8 @@ export class VirtualClock implements Clock {
         resolve();
       };
       const sleeper: Sleeper = { wakeAt: this.current + Math.max(0, ms), seq: this.seq++, resolve: wake };
-      this.sleepers.push(sleeper);
+      if (idle) this.idleSleepers.push(sleeper);
+      else this.sleepers.push(sleeper);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
@@ -102,16 +124,17 @@ export class VirtualClock implements Clock {
 
   /** Moves time forward by `duration`, waking sleepers (and running what they start) in order. */
   async advanceTime(duration: DurationInput): Promise<void> {
-    await this.advanceTo(this.current + parseDuration(duration));
+    await this.advanceTo(this.current + this.offset + parseDuration(duration));
   }
 
   /**
-   * Moves time forward to `instant`. At each instant on the way (now, every sleeper's wake time,
-   * `instant` itself) the work runs until it is quiet before time moves on; throws if it never is.
+   * Moves time forward to `instant` (as the clock reads). At each instant on the way (now, every
+   * sleeper's wake time, `instant` itself) the idle sleepers due by then wake too, and the work runs
+   * until it is quiet before time moves on; throws if it never is.
    */
   async advanceTo(instant: InstantInput): Promise<void> {
-    const target = toEpochMs(instant);
-    if (target < this.current) throw new RangeError("a virtual clock does not go back");
+    const target = toEpochMs(instant) - this.offset;
+    if (target < this.current) throw new RangeError("a virtual clock does not go back: step its reading back with setTime");
     this.turnsHere = 0;
     await this.settle();
     for (;;) {
@@ -125,14 +148,24 @@ export class VirtualClock implements Clock {
       } else {
         return;
       }
+      this.wakeIdle();
       // Work at the new instant may sleep until it too (a zero wait): the loop wakes it before returning.
       await this.settle();
     }
   }
 
-  /** Number of pending sleepers (for tests of the clock itself). */
+  /** Number of pending sleepers, idle ones included (for tests of the clock itself). */
   get pending(): number {
-    return this.sleepers.length;
+    return this.sleepers.length + this.idleSleepers.length;
+  }
+
+  /** The idle sleepers due by now, at an instant the clock stopped at. */
+  private wakeIdle(): void {
+    if (this.idleSleepers.length === 0) return;
+    const due = this.idleSleepers.filter((s) => s.wakeAt <= this.current);
+    if (due.length === 0) return;
+    this.idleSleepers = this.idleSleepers.filter((s) => s.wakeAt > this.current);
+    for (const sleeper of due) sleeper.resolve();
   }
 
   private moveTo(instant: number): void {

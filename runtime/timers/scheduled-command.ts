@@ -1,11 +1,7 @@
-import type { TimerRow } from "../journal/journal.js";
 import type { CommandMessage } from "../model/messages.js";
+import { slotRequestId } from "../model/request-ids.js";
+import type { TimerRow } from "../store/timer-store.js";
 import type { Slot } from "./slot-plan.js";
-
-/** The request id of a timer's slot: `timer#slot`. */
-export function slotRequestId(timer: string, slot: number): string {
-  return `${timer}#${slot}`;
-}
 
 /** The command a timer sends for a slot: tenant and causation of the commit that set it, `command.schedule` set. */
 export function scheduledCommand(row: TimerRow, slot: Slot, now: number): CommandMessage {

@@ -1,5 +1,5 @@
-import type { TimerRow } from "../journal/journal.js";
-import type { CronNext } from "./cron-next.js";
+import type { CronNext } from "../cron/cron-next.js";
+import type { TimerRow } from "../store/timer-store.js";
 
 export interface Slot {
   readonly slot: number;

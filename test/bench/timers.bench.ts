@@ -25,7 +25,7 @@ import { SEED, burstSeeds, seeder, target } from "../runtime/fixtures/timer-doma
  * sources through tsx, whose transform adds its own cost to every call. `npm run bench:timers` builds
  * first. (The domain's handlers come from the sources: they only return plain decisions and rules.)
  */
-const { Host, SqliteJournal, TIMER_DEFAULTS, aggregateRef, commandMessage, systemClock } = (await import(
+const { Host, SqliteStore, TIMER_DEFAULTS, aggregateRef, commandMessage, systemClock } = (await import(
   new URL("../../dist/runtime/index.js", import.meta.url).href
 )) as typeof import("../../runtime/index.js");
 
@@ -79,7 +79,7 @@ async function phase(pending: number): Promise<PhaseResult> {
   const gc = gcFn();
   const dir = mkdtempSync(join(tmpdir(), "wowc-bench-"));
   try {
-    const journal = new SqliteJournal(join(dir, "journal.db"), PAGE_SIZE === undefined ? {} : { pageSize: PAGE_SIZE });
+    const journal = new SqliteStore(join(dir, "journal.db"), PAGE_SIZE === undefined ? {} : { pageSize: PAGE_SIZE });
     let offset = 0;
     const clock: Clock = { now: () => Date.now() + offset, sleep: systemClock.sleep };
     const lateness = new Float64Array(DUE);
@@ -97,7 +97,7 @@ async function phase(pending: number): Promise<PhaseResult> {
       rssPeak = Math.max(rssPeak, m.rss);
     };
     const host = new Host({
-      journal,
+      store: journal,
       aggregates: [seeder, target(() => clock.now())],
       clock,
       timers: { pollInterval: POLL_MS, batchSize: BATCH },

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHost, MemoryJournal, type Registration, type SagaRegistration, type WowConfig } from "../../runtime/index.js";
+import { createHost, MemoryStore, type Registration, type SagaRegistration, type WowConfig } from "../../runtime/index.js";
 import { Builder } from "../../compiler/program/build.js";
 import { generate, REPO, writeFiles } from "./helpers.js";
 
@@ -87,7 +87,7 @@ describe("a job's config key", () => {
       sdk.a.defineSagaA!({ sweep: () => [] }),
       sdk.b.defineSagaB!({ sweep: () => [], nightly: () => [] }),
     ];
-    const host = createHost({ registrations, store: new MemoryJournal(), config });
+    const host = createHost({ registrations, store: new MemoryStore(), config });
     try {
       await host.start();
       const jobs = Object.fromEntries((await host.jobs.list()).map((v) => [`${v.context}/${v.job}`, { enabled: v.enabled, rule: v.rule }]));

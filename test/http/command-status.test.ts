@@ -3,7 +3,7 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { handleCommand } from "../../runtime/http/command-handler.js";
-import { MemoryJournal, type CommandMessage, type CommandResult } from "../../runtime/index.js";
+import { MemoryStore, type CommandMessage, type CommandResult } from "../../runtime/index.js";
 
 const route = { method: "PUT", context: "shop", aggregate: "Order", type: "shop.CancelOrder", create: false } as never;
 const request = { headers: {} } as IncomingMessage;
@@ -22,7 +22,7 @@ describe("the status of a rejected command", () => {
     ["IllegalAccessDeletedAggregate", 410],
     ["OutOfStock", 400],
   ])("%s is %i", async (code, status) => {
-    const answer = await handleCommand(request, route, "(0)", "o-1", {}, rejectedWith(code), new MemoryJournal());
+    const answer = await handleCommand(request, route, "(0)", "o-1", {}, rejectedWith(code));
     expect([answer.status, answer.errorCode]).toEqual([status, code]);
   });
 });

@@ -3,7 +3,7 @@
 // retry a 4xx). Without the manifest nothing checked the body, and a TypeError still blames it.
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHost, MemoryJournal, type AggregateRegistration, type WowHost } from "../../runtime/index.js";
+import { createHost, MemoryStore, type AggregateRegistration, type WowHost } from "../../runtime/index.js";
 
 const TOKEN = "operator-token-0123456789";
 
@@ -36,7 +36,7 @@ afterEach(async () => {
 async function post(withManifest: boolean, serverErrors: unknown[]) {
   host = createHost({
     registrations: [price],
-    store: new MemoryJournal(),
+    store: new MemoryStore(),
     http: { credentials: [{ token: TOKEN }], ...(withManifest ? { manifest } : {}), onServerError: (error) => serverErrors.push(error) },
     onError: () => {},
   });

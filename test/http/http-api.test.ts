@@ -59,7 +59,7 @@ describe("commands", () => {
     const body = { product: "mug", quantity: 1, holdOn: null, placedAt: "2026-03-01T10:00:00+01:00", grace: "15m" };
     const created = await s.call("POST", `${orders}/create_order`, { body, headers: { "Command-Aggregate-Id": "o-typed" } });
     expect(created.status).toBe(200);
-    const [event] = (await s.host.journal.load(aggregateRef("shop", "Order", "o-typed"))).events;
+    const [event] = (await s.host.store.events.load(aggregateRef("shop", "Order", "o-typed"))).events;
     expect(event!.body).toEqual({ product: "mug", quantity: 1, placedAt: Date.UTC(2026, 2, 1, 9), grace: 900_000 });
     expect(Object.hasOwn(event!.body as object, "holdOn")).toBe(false);
   });
@@ -78,7 +78,7 @@ describe("commands", () => {
   it("Command-Wait-Stage SAGA_HANDLED answers once the saga handled the command's events; a stage it cannot reach is a 400", async () => {
     const created = await s.call("POST", `${orders}/create_order`, { body: { product: "cup", quantity: 1 }, headers: { "Command-Aggregate-Id": "o-wait", "Command-Wait-Stage": "SAGA_HANDLED" } });
     expect([created.status, created.json.stage]).toEqual([200, "SAGA_HANDLED"]);
-    const [event] = (await s.host.journal.load(aggregateRef("shop", "Order", "o-wait"))).events;
+    const [event] = (await s.host.store.events.load(aggregateRef("shop", "Order", "o-wait"))).events;
     expect(await s.host.subscriptions.checkpoint("ShopSaga.onOrderCreated")).toBeGreaterThanOrEqual(event!.position!);
     const processed = await s.call("POST", `${orders}/create_order`, { body: { product: "cup", quantity: 1 }, headers: { "Command-Wait-Stage": "processed" } });
     expect(processed.json.stage).toBe("PROCESSED");
@@ -115,7 +115,7 @@ describe("schedule commands and listings", () => {
     expect(reschedule.status).toBe(200);
     const trigger = await s.call("POST", "/shop/schedule/report/wow.schedule.trigger", { token: ACME });
     expect(trigger.status).toBe(200);
-    await eventually(async () => (await s.host.journal.load(aggregateRef("shop", "Stock", "mug", "acme"))).events.some((e) => (e.body as { slot?: number }).slot === 0));
+    await eventually(async () => (await s.host.store.events.load(aggregateRef("shop", "Stock", "mug", "acme"))).events.some((e) => (e.body as { slot?: number }).slot === 0));
     const acme = await s.call("GET", "/wow/jobs", { token: ACME });
     expect(acme.json.jobs.map((j: any) => [j.id, j.tenantId, j.enabled, j.rule.expression, j.rule.zone])).toEqual([["report", "acme", true, "0 15 * * * *", "Europe/Paris"]]);
     expect(acme.json.jobs[0].nextFireTimes).toHaveLength(3);
@@ -171,7 +171,7 @@ describe("schedule commands and listings", () => {
   it("shows a tenant's caller the message of a stored error, never its stack; an operator sees it whole", async () => {
     const event = { type: "shop.OrderCreated", body: {}, aggregate: aggregateRef("shop", "Order", "o-stack", "acme"), position: 900_001, id: "e-stack", version: 1, createdAt: 0 } as never;
     const error = "Error: the supplier is down\n    at handle (/srv/app/src/saga.ts:12:7)";
-    await s.host.store.park({ id: "ShopSaga.onOrderCreated@900001", subscription: "ShopSaga.onOrderCreated", position: 900_001, event, attempts: 3, error, parkedAt: 0 });
+    await s.host.store.subscriptions.park({ id: "ShopSaga.onOrderCreated@900001", subscription: "ShopSaga.onOrderCreated", position: 900_001, event, attempts: 3, error, parkedAt: 0 });
     const mine = (await s.call("GET", "/wow/parked", { token: ACME })).json.events.find((e: any) => e.id === "ShopSaga.onOrderCreated@900001");
     expect(mine.error).toBe("Error: the supplier is down");
     const operator = (await s.call("GET", "/wow/parked")).json.events.find((e: any) => e.id === "ShopSaga.onOrderCreated@900001");
@@ -181,7 +181,7 @@ describe("schedule commands and listings", () => {
   it("re-drives a parked event that is not among the first 500 listed", async () => {
     for (let position = 800_001; position <= 800_501; position++) {
       const event = { type: "shop.OrderCreated", body: { product: "mug", quantity: 1 }, aggregate: aggregateRef("shop", "Order", `o-${position}`), position, id: `e-${position}`, version: 1, createdAt: 0 } as never;
-      await s.host.store.park({ id: `ShopSaga.onOrderCreated@${position}`, subscription: "ShopSaga.onOrderCreated", position, event, attempts: 1, error: "Error: down", parkedAt: 0 });
+      await s.host.store.subscriptions.park({ id: `ShopSaga.onOrderCreated@${position}`, subscription: "ShopSaga.onOrderCreated", position, event, attempts: 1, error: "Error: down", parkedAt: 0 });
     }
     const redriven = await s.call("POST", `/wow/parked/events/${encodeURIComponent("ShopSaga.onOrderCreated@800501")}/redrive`);
     expect([redriven.status, redriven.json.id]).toEqual([200, "ShopSaga.onOrderCreated@800501"]);

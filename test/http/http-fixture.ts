@@ -1,6 +1,6 @@
 // A host of the shop domain on the real clock (nothing waits on it here), served on 127.0.0.1.
 import type { AddressInfo } from "node:net";
-import { createHost, MemoryJournal, type WowHost } from "../../runtime/index.js";
+import { createHost, MemoryStore, type WowHost } from "../../runtime/index.js";
 import { order, probe, receiveJob, shopSaga, stock, suppliers, type Probe } from "../runtime/sagas/saga-domain.js";
 
 export const OPERATOR = "operator-token-0123456789";
@@ -52,7 +52,7 @@ export async function serve(): Promise<Served> {
   const p = probe();
   const host = createHost({
     registrations: [order, stock, shopSaga(p, [receiveJob(), receiveJob({ name: "report", function: "report", subscription: "ShopSaga.report", scope: "TENANT" }), receiveJob({ name: "shards", function: "shards", subscription: "ShopSaga.shards", sharded: true })])],
-    store: new MemoryJournal(),
+    store: new MemoryStore(),
     services: { "shop.Suppliers": suppliers },
     timers: { pollInterval: "50ms", maxAttempts: 1 },
     subscriptions: { pollInterval: "50ms", maxAttempts: 1 },

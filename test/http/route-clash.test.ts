@@ -2,7 +2,7 @@
 // both `pay_now`): serving them is refused with both command types named, since the route table
 // could reach only one. wowc build refuses the same in sources (WOW3024).
 import { expect, it } from "vitest";
-import { createHost, MemoryJournal, type AggregateRegistration } from "../../runtime/index.js";
+import { createHost, MemoryStore, type AggregateRegistration } from "../../runtime/index.js";
 
 function cart(commands: readonly string[], aggregate = "Cart"): AggregateRegistration {
   return {
@@ -15,16 +15,16 @@ function cart(commands: readonly string[], aggregate = "Cart"): AggregateRegistr
 }
 
 it("refuses to serve two commands with one route, naming both", () => {
-  const host = createHost({ registrations: [cart(["PayNow", "PAY_NOW"])], store: new MemoryJournal() });
+  const host = createHost({ registrations: [cart(["PayNow", "PAY_NOW"])], store: new MemoryStore() });
   expect(() => host.requestListener).toThrow(/commands shop\.(PayNow|PAY_NOW) and shop\.(PAY_NOW|PayNow) have one HTTP route, PUT \/shop\/tenant\/\{tenantId\}\/cart\/\{id\}\/pay_now/);
 });
 
 it("refuses the same across two aggregates whose names meet in snake_case", () => {
-  const host = createHost({ registrations: [cart(["PayNow"]), cart(["Pay_now"], "cart")], store: new MemoryJournal() });
+  const host = createHost({ registrations: [cart(["PayNow"]), cart(["Pay_now"], "cart")], store: new MemoryStore() });
   expect(() => host.requestListener).toThrow(/have one HTTP route/);
 });
 
 it("serves commands whose routes differ", () => {
-  const host = createHost({ registrations: [cart(["PayNow", "PayLater"])], store: new MemoryJournal() });
+  const host = createHost({ registrations: [cart(["PayNow", "PayLater"])], store: new MemoryStore() });
   expect(typeof host.requestListener).toBe("function");
 });

@@ -13,13 +13,13 @@ describe.each(stores)("advanceTime with a backlog of due timers ($name)", (store
     { timers: 40, batchSize: 7 },
     { timers: 3_000, batchSize: 200 },
   ])("$timers timers due at one instant, batches of $batchSize: all sent at that instant by one advanceTime", async ({ timers, batchSize }) => {
-    const spec = scheduleSpec({ aggregates: [seeder, target(() => spec.clock.now())], start: START, journal: store.open(), timers: { batchSize } });
+    const spec = scheduleSpec({ aggregates: [seeder, target(() => spec.clock.now())], start: START, store: store.open(), timers: { batchSize } });
     const body: SeedBody = { from: 0, dues: Array.from({ length: timers }, () => START + 1_000), targets: timers };
     await spec.send(commandMessage(SEED, body, aggregateRef("load", "seeder", "s")));
     const sent = await spec.advanceTime("1s");
     expect(sent).toHaveLength(timers);
     expect(sent.every((s) => s.command.type === FIRE && s.at === START + 1_000 && s.result?.outcome === "decided")).toBe(true);
-    expect(await spec.journal.pendingTimers(timers)).toEqual([]);
+    expect(await spec.store.timers.list({ status: "pending", limit: timers })).toEqual([]);
     await spec.stop();
   });
 });

@@ -11,7 +11,7 @@ describe.each(stores)("COALESCE after a downtime shorter than a minute ($name)",
   let h: Harness;
   afterEach(async () => {
     await h.spec.stop();
-    await h.spec.journal.close();
+    await h.spec.store.close();
   });
 
   async function downtime(rule: ScheduleRule, runFor: string, downFor: string) {

@@ -4,8 +4,9 @@
 import type { IncomingMessage } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { handleCommand } from "../../runtime/http/command-handler.js";
-import { CommandProcessor, Decision, ErrorCodes, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration, type CommandMessage, type CommandResult, type Journal } from "../../runtime/index.js";
-import { aggregateLocks, defaultConflictBackoff, KeyedLock } from "../../runtime/processing/command-processor.js";
+import { AggregateRegistry, CommandProcessor, Decision, ErrorCodes, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration, type CommandMessage, type CommandResult, type EventStore, type Store } from "../../runtime/index.js";
+import { defaultConflictBackoff } from "../../runtime/processing/command-processor.js";
+import { aggregateLocks, KeyedLock } from "../../runtime/processing/keyed-lock.js";
 import { VirtualClock } from "../../runtime/testing/index.js";
 import { harness, START, type Harness } from "./fixtures/harness.js";
 import { T as O } from "./fixtures/order-domain.js";
@@ -57,8 +58,8 @@ function account(probe: Probe): AggregateRegistration<{ balance: number }> {
 }
 
 /** Appends, as another process would, one commit to `ref` on top of whatever it is at. */
-async function foreignWrite(journal: Journal, append: Journal["append"], ref = A1, n = 0): Promise<void> {
-  const v = (await journal.load(ref)).version;
+async function foreignWrite(journal: Store, append: EventStore["append"], ref = A1, n = 0): Promise<void> {
+  const v = (await journal.events.load(ref)).version;
   const requestId = `foreign-${v}-${n}`;
   await append({
     aggregate: ref,
@@ -77,7 +78,7 @@ function request(headers: Record<string, string>): IncomingMessage {
 const depositRoute = { method: "PUT", context: "bank", aggregate: "account", type: T.Deposit, create: false } as never;
 
 describe.each(stores)("commands to one aggregate: $name", (store) => {
-  let journal: Journal;
+  let journal: Store;
   let probe: Probe;
   let processor: CommandProcessor;
   const clock = new VirtualClock(START);
@@ -85,7 +86,7 @@ describe.each(stores)("commands to one aggregate: $name", (store) => {
   function open(options: Partial<ConstructorParameters<typeof CommandProcessor>[0]> = {}): CommandProcessor {
     journal = store.open();
     probe = { decides: 0, gate: turn };
-    processor = new CommandProcessor({ journal, aggregates: [account(probe)], clock, ...options });
+    processor = new CommandProcessor({ events: journal.events, registry: new AggregateRegistry([account(probe)]), clock, ...options });
     return processor;
   }
   async function opened(ref = A1): Promise<void> {
@@ -105,38 +106,38 @@ describe.each(stores)("commands to one aggregate: $name", (store) => {
       expect(losers).toHaveLength(4);
       for (const r of losers) expect(r).toMatchObject({ outcome: "rejected", succeeded: false, errorCode: "CommandExpectVersionConflict", aggregateVersion: 2 });
       expect(probe.decides).toBe(1);
-      expect((await journal.load(A1)).version).toBe(2);
+      expect((await journal.events.load(A1)).version).toBe(2);
     });
 
     it("over HTTP: 5 concurrent PUTs with Command-Aggregate-Version 1 → one 200, four 409", async () => {
       open();
       await opened();
-      const rs = await Promise.all(Array.from({ length: 5 }, () => handleCommand(request({ "Command-Aggregate-Version": "1" }), depositRoute, A1.tenantId, "a1", { amount: 1 }, processor.send, journal)));
+      const rs = await Promise.all(Array.from({ length: 5 }, () => handleCommand(request({ "Command-Aggregate-Version": "1" }), depositRoute, A1.tenantId, "a1", { amount: 1 }, processor.send)));
       expect(rs.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
       expect(rs.filter((r) => r.status === 409).map((r) => r.errorCode)).toEqual(Array(4).fill("CommandExpectVersionConflict"));
-      expect((await journal.load(A1)).version).toBe(2);
+      expect((await journal.events.load(A1)).version).toBe(2);
     });
 
     it("a conflict at commit (another process wrote since the load) is CommandExpectVersionConflict, not decided again", async () => {
       open();
       await opened();
-      const append = journal.append.bind(journal);
-      journal.append = async (commit) => {
+      const append = journal.events.append.bind(journal.events);
+      journal.events.append = async (commit) => {
         if (commit.request.requestId === "pay") await foreignWrite(journal, append);
         return append(commit);
       };
       const r = await processor.send({ ...commandMessage(T.Deposit, { amount: 5 }, A1, { requestId: "pay" }), expectedVersion: 1 });
       expect(r).toMatchObject({ outcome: "rejected", errorCode: "CommandExpectVersionConflict" });
       expect(probe.decides).toBe(1);
-      expect((await journal.load(A1)).events.map((e) => e.requestId)).not.toContain("pay");
+      expect((await journal.events.load(A1)).events.map((e) => e.requestId)).not.toContain("pay");
     });
 
     it("an identical re-send (same request id and version) of a decided command is DuplicateRequestId, not a version conflict", async () => {
       open();
       await opened();
       const headers = { "Command-Aggregate-Version": "1", "Command-Request-Id": "pay-42" };
-      const first = await handleCommand(request(headers), depositRoute, A1.tenantId, "a1", { amount: 10 }, processor.send, journal);
-      const retry = await handleCommand(request(headers), depositRoute, A1.tenantId, "a1", { amount: 10 }, processor.send, journal);
+      const first = await handleCommand(request(headers), depositRoute, A1.tenantId, "a1", { amount: 10 }, processor.send);
+      const retry = await handleCommand(request(headers), depositRoute, A1.tenantId, "a1", { amount: 10 }, processor.send);
       expect([first.status, first.errorCode]).toEqual([200, ErrorCodes.Ok]);
       expect([retry.status, retry.errorCode]).toEqual([400, ErrorCodes.DuplicateRequestId]);
       expect(retry.result.aggregateVersion).toBe(2);
@@ -168,13 +169,13 @@ describe.each(stores)("commands to one aggregate: $name", (store) => {
       expect(rs.map((r) => r.errorCode)).toEqual(Array(50).fill(ErrorCodes.Ok));
       expect(rs.map((r) => r.aggregateVersion).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
       expect(probe.decides).toBe(50); // never decided twice
-      expect((await journal.load(A1)).version).toBe(51);
+      expect((await journal.events.load(A1)).version).toBe(51);
     });
 
-    it("processors over the same journal (the host has two) share the turn", async () => {
+    it("processors over the same store (two hosts in one process) share the turn", async () => {
       open();
       await opened();
-      const other = new CommandProcessor({ journal, aggregates: [account(probe)], clock, maxConflictRetries: 0 });
+      const other = new CommandProcessor({ events: journal.events, registry: new AggregateRegistry([account(probe)]), clock, maxConflictRetries: 0 });
       const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? processor : other).send(commandMessage(T.Deposit, { amount: i }, A1))));
       expect(rs.map((r) => r.errorCode)).toEqual(Array(20).fill(ErrorCodes.Ok));
       expect(probe.decides).toBe(20);
@@ -212,9 +213,9 @@ describe.each(stores)("commands to one aggregate: $name", (store) => {
     it("each attempt decides on a pristine copy: a handler that mutates its command in place does not compound on a retry", async () => {
       open();
       await opened();
-      const append = journal.append.bind(journal);
+      const append = journal.events.append.bind(journal.events);
       let interfere = 2; // two conflicts from another process, then it goes through
-      journal.append = async (commit) => {
+      journal.events.append = async (commit) => {
         if (commit.request.requestId === "add" && interfere-- > 0) await foreignWrite(journal, append, A1, interfere);
         return append(commit);
       };
@@ -232,14 +233,14 @@ describe.each(stores)("commands to one aggregate: $name", (store) => {
       const rs = await Promise.all([1, 2].map((amount) => processor.send(commandMessage(T.Add, { amount, tags: [] }, A1))));
       expect(rs.map((r) => r.outcome)).toEqual(["decided", "decided"]);
       expect(probe.decides).toBe(2);
-      const cents = (await journal.load(A1)).events.reduce((n, e) => n + ((e.body as { cents?: number }).cents ?? 0), 0);
+      const cents = (await journal.events.load(A1)).events.reduce((n, e) => n + ((e.body as { cents?: number }).cents ?? 0), 0);
       expect(cents).toBe(300);
     });
   });
 });
 
 describe.each(stores)("conflicts between processes: $name", (store) => {
-  let journal: Journal;
+  let journal: Store;
   afterEach(async () => {
     await journal.close();
   });
@@ -248,11 +249,11 @@ describe.each(stores)("conflicts between processes: $name", (store) => {
     journal = store.open();
     const probe: Probe = { decides: 0, gate: turn };
     const waits: number[] = [];
-    const processor = new CommandProcessor({ journal, aggregates: [account(probe)], clock: new VirtualClock(START), conflictBackoff: (retry) => (waits.push(retry), 0) });
+    const processor = new CommandProcessor({ events: journal.events, registry: new AggregateRegistry([account(probe)]), clock: new VirtualClock(START), conflictBackoff: (retry) => (waits.push(retry), 0) });
     await processor.send(commandMessage(T.Open, {}, A1));
-    const append = journal.append.bind(journal);
+    const append = journal.events.append.bind(journal.events);
     let n = 0;
-    journal.append = async (commit) => {
+    journal.events.append = async (commit) => {
       if (commit.request.requestId === "hot") await foreignWrite(journal, append, A1, n++);
       return append(commit);
     };
@@ -260,18 +261,18 @@ describe.each(stores)("conflicts between processes: $name", (store) => {
     expect(r).toMatchObject({ outcome: "rejected", errorCode: ErrorCodes.EventVersionConflict });
     expect(waits).toEqual([1, 2, 3, 4, 5]);
     expect(probe.decides).toBe(6);
-    expect(aggregateLocks(journal).size).toBe(0);
+    expect(aggregateLocks(journal.events).size).toBe(0);
   });
 
   it("back off on the processor's clock, without holding the aggregate's turn meanwhile", async () => {
     journal = store.open();
     const probe: Probe = { decides: 0, gate: turn };
     const clock = new VirtualClock(START);
-    const processor = new CommandProcessor({ journal, aggregates: [account(probe)], clock, conflictBackoff: () => 60_000 });
+    const processor = new CommandProcessor({ events: journal.events, registry: new AggregateRegistry([account(probe)]), clock, conflictBackoff: () => 60_000 });
     await processor.send(commandMessage(T.Open, {}, A1));
-    const append = journal.append.bind(journal);
+    const append = journal.events.append.bind(journal.events);
     let once = true;
-    journal.append = async (commit) => {
+    journal.events.append = async (commit) => {
       if (commit.request.requestId === "late" && once) {
         once = false;
         await foreignWrite(journal, append);
@@ -281,7 +282,7 @@ describe.each(stores)("conflicts between processes: $name", (store) => {
     let done = false;
     const late = processor.send(commandMessage(T.Deposit, { amount: 1 }, A1, { requestId: "late" })).finally(() => (done = true));
     while (clock.pending === 0) await turn();
-    expect([done, probe.decides, aggregateLocks(journal).size]).toEqual([false, 1, 0]);
+    expect([done, probe.decides, aggregateLocks(journal.events).size]).toEqual([false, 1, 0]);
     // Meanwhile this process's other commands to the aggregate go on.
     expect(await processor.send(commandMessage(T.Deposit, { amount: 2 }, A1))).toMatchObject({ outcome: "decided", aggregateVersion: 3 });
     expect(done).toBe(false);
@@ -331,7 +332,7 @@ describe.each(stores)("the timer service's batch path and in-process sends to th
   let h: Harness;
   afterEach(async () => {
     await h.spec.stop();
-    await h.spec.journal.close();
+    await h.spec.store.close();
   });
 
   it("neither deadlock nor lose a command: every delivery and every send is decided once", async () => {
@@ -354,11 +355,11 @@ describe.each(stores)("the timer service's batch path and in-process sends to th
       h.spec.clock.now();
       await turn();
     };
-    const journal = h.spec.journal;
-    const commitBatch = journal.commitBatch!.bind(journal);
+    const timers = h.spec.store.timers;
+    const commitBatch = timers.commitBatch.bind(timers);
     let refused = 0;
-    journal.commitBatch = async (entries) => {
-      const outcomes = await commitBatch(entries);
+    timers.commitBatch = async (batch, entries) => {
+      const outcomes = await commitBatch(batch, entries);
       refused += outcomes.filter((o) => !o.ok).length;
       return outcomes;
     };
@@ -368,11 +369,11 @@ describe.each(stores)("the timer service's batch path and in-process sends to th
     expect(results.map((r) => r.errorCode)).toEqual(Array(10).fill(ErrorCodes.Ok));
     const delivered = sent.filter((d) => d.result !== undefined);
     expect(delivered.map((d) => d.result!.errorCode)).toEqual(Array(10).fill(ErrorCodes.Ok));
-    const pings = (ref: typeof o1) => h.spec.journal.load(ref).then((s) => s.events.filter((e) => e.type === O.Pinged).map((e) => (e.body as { n: number }).n).sort((a, b) => a - b));
+    const pings = (ref: typeof o1) => h.spec.store.events.load(ref).then((s) => s.events.filter((e) => e.type === O.Pinged).map((e) => (e.body as { n: number }).n).sort((a, b) => a - b));
     expect(await pings(o1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 101, 102, 103, 104]);
     expect(await pings(o2)).toEqual([100, 101, 102, 103, 104]);
-    expect(await h.spec.journal.timersOf(o1)).toEqual([]);
+    expect(await h.spec.store.timers.timersOf(o1)).toEqual([]);
     expect(refused).toBeGreaterThan(0); // the sends did come between the batch's load and its commit
-    expect(aggregateLocks(h.spec.journal).size).toBe(0);
+    expect(aggregateLocks(h.spec.store.events).size).toBe(0);
   });
 });

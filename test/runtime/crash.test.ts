@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { Host, SqliteJournal, aggregateRef, commandMessage, systemClock, type EventMessage } from "../../runtime/index.js";
+import { Host, SqliteStore, aggregateRef, commandMessage, systemClock, type EventMessage } from "../../runtime/index.js";
 import { tempDbPath } from "./fixtures/stores.js";
 import { FIRED, SEED, seeder, target, type FiredBody, type SeedBody } from "./fixtures/timer-domain.js";
 
@@ -42,8 +42,8 @@ describe("crash test (real processes, real clock)", () => {
   it("delivers every timer after SIGKILLs and restarts: none early, each timer#slot decided exactly once", async () => {
     const path = tempDbPath();
     // seed: 5,000 timers due over ~3 s, starting once the first child has had time to start
-    const seedJournal = new SqliteJournal(path);
-    const seedHost = new Host({ journal: seedJournal, aggregates: [seeder, target(() => Date.now())], clock: systemClock });
+    const seedJournal = new SqliteStore(path);
+    const seedHost = new Host({ store: seedJournal, aggregates: [seeder, target(() => Date.now())], clock: systemClock });
     const start = Date.now() + 1_500;
     for (let from = 0; from < TIMERS; from += 500) {
       const dues = Array.from({ length: 500 }, (_, i) => start + Math.floor(((from + i) * 3_000) / TIMERS));
@@ -70,10 +70,10 @@ describe("crash test (real processes, real clock)", () => {
     if (code !== 0) last.child.kill("SIGKILL");
     expect(code, last.output()).toBe(0);
 
-    const journal = new SqliteJournal(path);
+    const journal = new SqliteStore(path);
     const fired: EventMessage<FiredBody>[] = [];
     for (let after = 0; ; ) {
-      const page = await journal.read(after, 5_000);
+      const page = await journal.events.read(after, 5_000);
       if (page.length === 0) break;
       after = page[page.length - 1]!.position!;
       for (const e of page) if (e.type === FIRED) fired.push(e as EventMessage<FiredBody>);
@@ -82,8 +82,8 @@ describe("crash test (real processes, real clock)", () => {
     for (const e of fired) byRequest.set(e.body.requestId, (byRequest.get(e.body.requestId) ?? 0) + 1);
     const early = fired.filter((e) => e.body.decidedAt < e.body.due);
     const twice = [...byRequest].filter(([, n]) => n > 1);
-    const pending = await journal.nextFireAt();
-    const parked = await journal.parked();
+    const pending = await journal.timers.nextDueAt();
+    const parked = await journal.timers.list({ status: "parked" });
     await journal.close();
     console.log(`crash test: ${KILLS} SIGKILLs after ${kills.join(", ")} ms (decided so far: ${progress.join(", ")}); ${fired.length} decided deliveries, ${byRequest.size} distinct timer#slot`);
     expect(early).toEqual([]);

@@ -11,7 +11,7 @@ describe.each(stores)("decisions and commits: $name", (store) => {
   let h: Harness;
   afterEach(async () => {
     await h.spec.stop();
-    await h.spec.journal.close();
+    await h.spec.store.close();
   });
 
   async function created(): Promise<void> {
@@ -23,7 +23,7 @@ describe.each(stores)("decisions and commits: $name", (store) => {
     await created();
     const r = await h.spec.send(h.cmd(T.ConfirmOrder, {}, "o-1", { commandId: "c-2" }));
     expect(r).toMatchObject({ outcome: "decided", succeeded: true, errorCode: "Ok", errorMsg: "", aggregateVersion: 2, commandId: "c-2", requestId: "c-2" });
-    const stream = await h.spec.journal.load(ORDER);
+    const stream = await h.spec.store.events.load(ORDER);
     expect(stream.events.map((e) => [e.version, e.type])).toEqual([
       [1, T.OrderCreated],
       [2, T.OrderConfirmed],
@@ -35,7 +35,7 @@ describe.each(stores)("decisions and commits: $name", (store) => {
     await created();
     const touch = h.cmd(T.Touch);
     expect(await h.spec.send(touch)).toMatchObject({ outcome: "decided", succeeded: true, aggregateVersion: 1, events: [] });
-    expect((await h.spec.journal.load(ORDER)).version).toBe(1);
+    expect((await h.spec.store.events.load(ORDER)).version).toBe(1);
     expect(await h.spec.send(touch)).toMatchObject({ outcome: "duplicate", succeeded: false, errorCode: ErrorCodes.DuplicateRequestId });
   });
 
@@ -46,7 +46,7 @@ describe.each(stores)("decisions and commits: $name", (store) => {
     const body = set.body as ScheduleSetBody;
     expect(body).toMatchObject({ key: GRACE_KEY, rule: { kind: "after", after: 900_000 }, command: { type: T.CancelOrder, body: { reason: "PAYMENT_TIMEOUT" } }, target: ORDER, due: START + 900_000 });
     expect(body.timer).toBe(set.eventId);
-    expect((await h.spec.journal.timersOf(ORDER)).map((t) => [t.key, t.id, t.due])).toEqual([[GRACE_KEY, set.eventId, START + 900_000]]);
+    expect((await h.spec.store.timers.timersOf(ORDER)).map((t) => [t.key, t.id, t.due])).toEqual([[GRACE_KEY, set.eventId, START + 900_000]]);
   });
 
   it("a decision that only schedules commits just that event", async () => {
@@ -58,23 +58,23 @@ describe.each(stores)("decisions and commits: $name", (store) => {
 
   it("both or neither: when the append fails, neither the events nor the schedule are committed", async () => {
     await created();
-    const journal = h.spec.journal;
-    const append = journal.append.bind(journal);
-    journal.append = async () => {
+    const journal = h.spec.store;
+    const append = journal.events.append.bind(journal.events);
+    journal.events.append = async () => {
       throw new Error("disk full");
     };
     await expect(h.spec.send(h.cmd(T.ConfirmOrder))).rejects.toThrow("disk full");
-    journal.append = append;
-    expect((await journal.load(ORDER)).version).toBe(1);
-    expect(await journal.timersOf(ORDER)).toEqual([]);
+    journal.events.append = append;
+    expect((await journal.events.load(ORDER)).version).toBe(1);
+    expect(await journal.timers.timersOf(ORDER)).toEqual([]);
   });
 
   it("a version conflict re-decides on the new state (bounded), and commits one consistent decision", async () => {
     await created();
-    const journal = h.spec.journal;
-    const append = journal.append.bind(journal);
+    const journal = h.spec.store;
+    const append = journal.events.append.bind(journal.events);
     let interfered = false;
-    journal.append = async (commit) => {
+    journal.events.append = async (commit) => {
       if (!interfered && commit.request.requestId === "pay") {
         interfered = true; // another writer commits first
         await append({ aggregate: ORDER, expectedVersion: 1, events: [{ eventId: "x", type: T.OrderConfirmed, body: {}, aggregate: ORDER, version: 2, sequence: 1, commandId: "other", requestId: "other", createdAt: START }], request: { requestId: "other", version: 2, errorCode: "Ok" }, timers: [] });
@@ -83,19 +83,19 @@ describe.each(stores)("decisions and commits: $name", (store) => {
     };
     const r = await h.spec.send(h.cmd(T.SetSchedule, { key: "k", rule: ScheduleRule.after("1h"), command: { type: T.Touch, body: {} } }, "o-1", { requestId: "pay" }));
     expect(r).toMatchObject({ outcome: "decided", aggregateVersion: 3 });
-    expect((await journal.timersOf(ORDER)).map((t) => t.key)).toEqual(["k"]);
-    expect((await journal.load(ORDER)).events.filter((e) => e.type === SystemEvents.ScheduleSet)).toHaveLength(1);
+    expect((await journal.timers.timersOf(ORDER)).map((t) => t.key)).toEqual(["k"]);
+    expect((await journal.events.load(ORDER)).events.filter((e) => e.type === SystemEvents.ScheduleSet)).toHaveLength(1);
   });
 
   it("gives up after the bounded retries with EventVersionConflict", async () => {
     await created();
-    const journal = h.spec.journal;
-    const append = journal.append.bind(journal);
+    const journal = h.spec.store;
+    const append = journal.events.append.bind(journal.events);
     let n = 0;
-    journal.append = async (commit) => {
+    journal.events.append = async (commit) => {
       if (commit.request.requestId === "hot") {
         n++;
-        const v = (await journal.load(ORDER)).version;
+        const v = (await journal.events.load(ORDER)).version;
         await append({ aggregate: ORDER, expectedVersion: v, events: [{ eventId: `x${n}`, type: T.Pinged, body: { n }, aggregate: ORDER, version: v + 1, sequence: 1, commandId: `o${n}`, requestId: `o${n}`, createdAt: START }], request: { requestId: `o${n}`, version: v + 1, errorCode: "Ok" }, timers: [] });
       }
       return append(commit);
@@ -109,15 +109,15 @@ describe.each(stores)("decisions and commits: $name", (store) => {
     await created();
     const set = (due: number) => h.cmd(T.SetSchedule, { key: "k", rule: ScheduleRule.at(due), command: { type: T.Touch, body: {} } });
     await h.spec.send(set(START + 60_000));
-    const [first] = await h.spec.journal.timersOf(ORDER);
+    const [first] = await h.spec.store.timers.timersOf(ORDER);
     await h.spec.send(set(START + 120_000));
-    const [second] = await h.spec.journal.timersOf(ORDER);
+    const [second] = await h.spec.store.timers.timersOf(ORDER);
     expect(second!.id).not.toBe(first!.id);
     expect(second!.due).toBe(START + 120_000);
-    expect(await h.spec.journal.timersOf(ORDER)).toHaveLength(1);
+    expect(await h.spec.store.timers.timersOf(ORDER)).toHaveLength(1);
     const r = await h.spec.send(h.cmd(T.CancelSchedule, { key: "k" }));
     expect(r.events.map((e) => [e.type, e.body])).toEqual([[SystemEvents.ScheduleCancelled, { key: "k" }]]);
-    expect(await h.spec.journal.timersOf(ORDER)).toEqual([]);
+    expect(await h.spec.store.timers.timersOf(ORDER)).toEqual([]);
     expect(await h.spec.advanceTime("10m")).toEqual([]);
   });
 
@@ -126,7 +126,7 @@ describe.each(stores)("decisions and commits: $name", (store) => {
     await h.spec.send(h.cmd(T.ConfirmOrder));
     const r = await h.spec.send(h.cmd(T.ArchiveOrder));
     expect(r.events.map((e) => e.type)).toEqual([SystemEvents.AggregateDeleted]);
-    expect(await h.spec.journal.timersOf(ORDER)).toEqual([]);
+    expect(await h.spec.store.timers.timersOf(ORDER)).toEqual([]);
     expect(await h.spec.advanceTime("1h")).toEqual([]);
     expect(await h.spec.send(h.cmd(T.PayOrder))).toMatchObject({ outcome: "rejected", errorCode: ErrorCodes.IllegalAccessDeletedAggregate });
     expect(await h.spec.send(h.cmd(T.CreateOrder, { items: [] }))).toMatchObject({ errorCode: ErrorCodes.IllegalAccessDeletedAggregate });
@@ -150,7 +150,7 @@ describe.each(stores)("decisions and commits: $name", (store) => {
     const pay = h.cmd(T.PayOrder);
     expect(await h.spec.send(pay)).toMatchObject({ outcome: "rejected", succeeded: false, errorCode: "OrderNotPayable", errorMsg: "order is NEW" });
     expect(await h.spec.send(pay)).toMatchObject({ outcome: "duplicate", errorCode: ErrorCodes.DuplicateRequestId });
-    expect((await h.spec.journal.load(ORDER)).version).toBe(1);
+    expect((await h.spec.store.events.load(ORDER)).version).toBe(1);
   });
 
   it("a technical failure rejects the send and commits nothing; the same request can be decided later", async () => {
@@ -172,14 +172,14 @@ describe.each(stores)("decisions and commits: $name", (store) => {
     // cancelling afterwards changes nothing already sent; a late payment is refused by the order's state
     await h.spec.send(h.cmd(T.CancelSchedule, { key: GRACE_KEY }));
     expect(await h.spec.send(h.cmd(T.PayOrder))).toMatchObject({ outcome: "rejected", errorCode: "OrderNotPayable" });
-    expect((await h.spec.journal.load(ORDER)).events.map((e) => e.type)).toContain(T.OrderCancelled);
+    expect((await h.spec.store.events.load(ORDER)).events.map((e) => e.type)).toContain(T.OrderCancelled);
   });
 
   it("exposes committed events by global position (for subscriptions)", async () => {
     await created();
     await h.spec.send(h.cmd(T.Increment, {}, "c-1"));
     await h.spec.send(h.cmd(T.ConfirmOrder));
-    const all = await h.spec.journal.read(0, 100);
+    const all = await h.spec.store.events.read(0, 100);
     expect(all.map((e) => e.position)).toEqual([1, 2, 3, 4]);
     expect(all.map((e) => e.type)).toEqual([T.OrderCreated, T.Incremented, T.OrderConfirmed, SystemEvents.ScheduleSet]);
   });

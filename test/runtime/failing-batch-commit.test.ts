@@ -1,10 +1,10 @@
 // A commit that fails for a reason other than a refusal (version conflict, duplicate request) must not take
 // down the commits it was batched with: SQLite's group commit, and the timer service's set-based batch
-// (`Journal.commitBatch`), fall back to committing their members one by one, so the innocent ones land and
-// the failing one fails alone (for a timer: retried, then parked — SEMANTICS.md "nothing is dropped silently").
+// (`TimerStore.commitBatch`), fall back to committing their members one by one, so the innocent ones land and
+// the failing one fails alone (for a timer: retried, then parked).
 import { afterEach, describe, expect, it } from "vitest";
-import { Decision, Host, ScheduleRule, SqliteJournal, aggregateRef, commandMessage, type AggregateRegistration, type CommandMessage, type Journal } from "../../runtime/index.js";
-import type { Commit } from "../../runtime/journal/journal.js";
+import { Decision, Host, ScheduleRule, SqliteStore, aggregateRef, commandMessage, type AggregateRegistration, type BatchEntry, type CommandMessage, type DueBatch, type EventStore, type Store, type TimerStore } from "../../runtime/index.js";
+import type { Commit } from "../../runtime/index.js";
 import { VirtualClock } from "../../runtime/testing/virtual-clock.js";
 import { stores, tempDbPath } from "./fixtures/stores.js";
 
@@ -19,16 +19,16 @@ function commit(id: string, sequences: number[]): Commit {
 
 describe("SQLite group commit", () => {
   it("a commit that breaks a constraint inside the shared transaction fails alone; the others of its group land", async () => {
-    const journal = new SqliteJournal(tempDbPath());
+    const journal = new SqliteStore(tempDbPath());
     try {
       // issued together: one group transaction. `bad` has two events at the same (version, sequence): UNIQUE fails.
-      const results = await Promise.allSettled([journal.append(commit("good1", [1])), journal.append(commit("bad", [1, 1])), journal.append(commit("good2", [1, 2]))]);
+      const results = await Promise.allSettled([journal.events.append(commit("good1", [1])), journal.events.append(commit("bad", [1, 1])), journal.events.append(commit("good2", [1, 2]))]);
       expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
       expect(String((results[1] as PromiseRejectedResult).reason)).toContain("UNIQUE");
-      expect((await journal.load(ref("good1"))).version).toBe(1);
-      expect((await journal.load(ref("good2"))).events).toHaveLength(2);
-      expect(await journal.load(ref("bad"))).toMatchObject({ version: 0, events: [] });
-      expect(await journal.findRequest(ref("bad"), "c-bad")).toBeUndefined();
+      expect((await journal.events.load(ref("good1"))).version).toBe(1);
+      expect((await journal.events.load(ref("good2"))).events).toHaveLength(2);
+      expect(await journal.events.load(ref("bad"))).toMatchObject({ version: 0, events: [] });
+      expect(await journal.events.findRequest(ref("bad"), "c-bad")).toBeUndefined();
     } finally {
       await journal.close();
     }
@@ -52,25 +52,25 @@ const thing: AggregateRegistration<object> = {
 };
 
 /** `inner`, but the store fails (not a refusal) any batch holding a delivery's commit to aggregate `bad`, and any append of one. */
-function failingFor(inner: Journal, bad: string): Journal {
+function failingFor(inner: Store, bad: string): Store {
   const error = () => new Error(`store failure writing ${bad}`);
   const poison = (c: Commit | undefined) => c?.aggregate.id === bad && c.events.some((e) => e.type === "f.Fired");
-  return new Proxy(inner, {
-    get(target, prop) {
-      if (prop === "commitBatch")
-        return async (entries: Parameters<NonNullable<Journal["commitBatch"]>>[0]) => {
-          if (entries.some((e) => poison(e.commit))) throw error();
-          return target.commitBatch!(entries);
-        };
-      if (prop === "append") return async (c: Commit) => (poison(c) ? Promise.reject(error()) : target.append(c));
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
+  const events: EventStore = Object.create(inner.events, {
+    append: { value: async (c: Commit) => (poison(c) ? Promise.reject(error()) : inner.events.append(c)) },
+  });
+  const timers: TimerStore = Object.create(inner.timers, {
+    commitBatch: {
+      value: async (batch: DueBatch, entries: readonly BatchEntry[]) => {
+        if (entries.some((e) => poison(e.commit))) throw error();
+        return inner.timers.commitBatch(batch, entries);
+      },
     },
   });
+  return { kind: inner.kind, events, timers, subscriptions: inner.subscriptions, close: () => inner.close() };
 }
 
 describe.each(stores)("timer batch commit failing as a whole: $name", (store) => {
-  let journal: Journal;
+  let journal: Store;
   let host: Host;
   afterEach(async () => {
     await host.stop();
@@ -81,16 +81,16 @@ describe.each(stores)("timer batch commit failing as a whole: $name", (store) =>
     journal = failingFor(store.open(), "bad");
     const clock = new VirtualClock(START);
     const errors: unknown[] = [];
-    host = new Host({ journal, aggregates: [thing], clock, timers: { pollInterval: 1000, maxAttempts: 3, backoff: { initial: 1000, factor: 2 } }, onError: (e) => errors.push(e) });
+    host = new Host({ store: journal, aggregates: [thing], clock, timers: { pollInterval: 1000, maxAttempts: 3, backoff: { initial: 1000, factor: 2 } }, onError: (e) => errors.push(e) });
     host.start();
     for (const id of ["good1", "bad", "good2"]) await host.send(commandMessage("f.Set", { at: START + 1000 }, ref(id)));
     await clock.advanceTime("1m");
     expect(errors).toEqual([]);
-    const fired = async (id: string) => (await journal.load(ref(id))).events.filter((e) => e.type === "f.Fired").length;
+    const fired = async (id: string) => (await journal.events.load(ref(id))).events.filter((e) => e.type === "f.Fired").length;
     expect([await fired("good1"), await fired("bad"), await fired("good2")]).toEqual([1, 0, 1]);
-    const parked = await journal.parked();
+    const parked = await journal.timers.list({ status: "parked" });
     expect(parked.map((t) => [t.owner.id, t.attempts])).toEqual([["bad", 3]]);
     expect(parked[0]!.lastError).toContain("store failure writing bad");
-    expect(await journal.pendingTimers()).toEqual([]);
+    expect(await journal.timers.list({ status: "pending" })).toEqual([]);
   });
 });

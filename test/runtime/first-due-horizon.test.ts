@@ -36,7 +36,7 @@ describe.each(stores)("the first due time of a cron rule ($name)", (store) => {
   let h: Harness;
   afterEach(async () => {
     await h.spec.stop();
-    await h.spec.journal.close();
+    await h.spec.store.close();
   });
   const set = (rule: ScheduleRule) => h.spec.send(h.cmd(T.SetSchedule, { key: "k", rule, command: { type: T.Ping, body: { n: 1 } } }));
 
@@ -57,7 +57,7 @@ describe.each(stores)("the first due time of a cron rule ($name)", (store) => {
     await h.spec.stop();
     await h.spec.clock.advanceTo("2072-03-01T00:00:00Z"); // just after 2072-02-29 (a Monday); 2100 is not a leap year
     expect(await set(ScheduleRule.cron("0 0 0 29 2 MON", "Europe/Paris"))).toMatchObject({ outcome: "decided" });
-    const [timer] = await h.spec.journal.timersOf(aggregateRef("eshop-order", "order", "o-1"));
+    const [timer] = await h.spec.store.timers.timersOf(aggregateRef("eshop-order", "order", "o-1"));
     expect(new Date(timer!.due).toISOString()).toBe("2112-02-28T23:00:00.000Z");
   });
 });
@@ -69,7 +69,7 @@ describe.each(stores)("a tenant enabling a job with a rule that never fires in i
       sagas: [shopSaga(probe(), [receiveJob({ scope: "TENANT" })])],
       services: { "shop.Suppliers": suppliers },
       start: "2026-10-20T00:00:00Z",
-      journal: store.open(),
+      store: store.open(),
       timers: { pollInterval: "1h" },
       subscriptions: { pollInterval: "1h" },
     });

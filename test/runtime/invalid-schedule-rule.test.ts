@@ -26,7 +26,7 @@ describe.each(stores)("an invalid schedule rule ($name)", (store) => {
   let h: Harness;
   afterEach(async () => {
     await h.spec.stop();
-    await h.spec.journal.close();
+    await h.spec.store.close();
   });
 
   it.each(bad)("%s: the decision is rejected (IllegalArgument), nothing is committed", async (_what, rule, message) => {
@@ -37,8 +37,8 @@ describe.each(stores)("an invalid schedule rule ($name)", (store) => {
     expect(result.errorMsg).toMatch(/^schedule k: /);
     expect(result.errorMsg).toMatch(message);
     const ref = aggregateRef("eshop-order", "order", "o-1");
-    expect((await h.spec.journal.load(ref)).version).toBe(1);
-    expect(await h.spec.journal.timersOf(ref)).toEqual([]);
+    expect((await h.spec.store.events.load(ref)).version).toBe(1);
+    expect(await h.spec.store.timers.timersOf(ref)).toEqual([]);
   });
 });
 
@@ -68,7 +68,7 @@ describe.each(stores)("a saga's schedule request with an invalid rule ($name)", 
       aggregates: [order, stock],
       sagas: [saga],
       start: "2026-05-01T00:00:00Z",
-      journal: store.open(),
+      store: store.open(),
       timers: { pollInterval: "10m" },
       subscriptions: { pollInterval: "10m", maxAttempts: 2, backoff: { initial: "1s" } },
     });

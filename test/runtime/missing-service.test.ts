@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { aggregateRef, commandMessage, createHost, Host, MemoryJournal, type AggregateRegistration, type SagaRegistration } from "../../runtime/index.js";
+import { aggregateRef, commandMessage, createHost, Host, MemoryStore, type AggregateRegistration, type SagaRegistration } from "../../runtime/index.js";
 
 let decided = 0;
 const cart: AggregateRegistration = {
@@ -38,17 +38,17 @@ it("createHost refuses to start without a listed service, naming each and who li
       "the host does not provide the services shop.PriceList (listed by shop.Price, Mails.onPriced); shop.Mailer (listed by Mails.onPriced, Mails.onPriceRejected)",
     );
     expect(readdirSync(dir)).toEqual([]);
-    expect(() => createHost({ registrations: [cart, mails], store: new MemoryJournal(), services: { "shop.PriceList": {} } })).toThrow(
+    expect(() => createHost({ registrations: [cart, mails], store: new MemoryStore(), services: { "shop.PriceList": {} } })).toThrow(
       "the host does not provide the service shop.Mailer (listed by Mails.onPriced, Mails.onPriceRejected): pass it in createHost's `services`",
     );
-    expect(() => createHost({ registrations: [cart, mails], store: new MemoryJournal(), services: { "shop.PriceList": {}, "shop.Mailer": {} } })).not.toThrow();
+    expect(() => createHost({ registrations: [cart, mails], store: new MemoryStore(), services: { "shop.PriceList": {}, "shop.Mailer": {} } })).not.toThrow();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
 it("the core Host fails a command whose service is missing with both names, and decides nothing", async () => {
-  const host = new Host({ journal: new MemoryJournal(), aggregates: [cart] });
+  const host = new Host({ store: new MemoryStore(), aggregates: [cart] });
   const price = commandMessage("shop.Price", {}, aggregateRef("shop", "Cart", "c-1"));
   await expect(host.send(price)).rejects.toThrow("shop.Price: service shop.PriceList is not provided by the host");
   expect(decided).toBe(0);

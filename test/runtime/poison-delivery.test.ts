@@ -2,10 +2,10 @@
 // parked; nothing is dropped silently. A delivery whose decision cannot be stored (an event body holding a
 // BigInt, which JSON has no form for) is such a failure — of that delivery alone: other timers, and
 // ordinary commands committed at the same moment, land. On both journals (memory refuses what SQLite
-// cannot store) and both delivery paths (the set-based batch, and one by one through `timerSend`).
+// cannot store), whether it lands in a timer batch's commit or goes alone.
 import { afterEach, describe, expect, it } from "vitest";
-import { Decision, Host, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration, type CommandMessage, type Delivery, type Journal } from "../../runtime/index.js";
-import { UnstorableCommitError, VersionConflictError, type Commit } from "../../runtime/journal/journal.js";
+import { Decision, Host, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration, type CommandMessage, type Delivery, type Store } from "../../runtime/index.js";
+import { UnstorableCommitError, VersionConflictError, type Commit } from "../../runtime/index.js";
 import { VirtualClock } from "../../runtime/testing/virtual-clock.js";
 import { stores } from "./fixtures/stores.js";
 
@@ -32,47 +32,41 @@ const thing: AggregateRegistration<object> = {
 };
 const fired = (bad: boolean) => Decision.events({ type: "p.Fired", body: bad ? { amount: 10n } : { amount: 10 } });
 
-const paths = [
-  { path: "batch", timerSend: undefined },
-  { path: "one by one", timerSend: (send: (c: CommandMessage) => Promise<unknown>) => send },
-] as const;
-
 describe.each(stores)("an unstorable decision fails alone: $name", (store) => {
-  let journal: Journal;
+  let journal: Store;
   let host: Host;
   afterEach(async () => {
     await host.stop();
     await journal.close();
   });
 
-  function start(timerSend?: (typeof paths)[number]["timerSend"]) {
+  function start() {
     journal = store.open();
     const clock = new VirtualClock(START);
     const deliveries: Delivery[] = [];
     const errors: unknown[] = [];
     host = new Host({
-      journal,
+      store: journal,
       aggregates: [thing],
       clock,
       timers: { pollInterval: 1000, maxAttempts: 3, backoff: { initial: 1000, factor: 2 } },
       onDelivery: (d) => deliveries.push(d),
       onError: (e) => errors.push(e),
-      ...(timerSend ? { timerSend: timerSend as never } : {}),
     });
     host.start();
     return { clock, deliveries, errors };
   }
-  const firedOn = async (id: string) => (await journal.load(ref(id))).events.filter((e) => e.type === "p.Fired").length;
+  const firedOn = async (id: string) => (await journal.events.load(ref(id))).events.filter((e) => e.type === "p.Fired").length;
 
-  it.each(paths)("$path: retried to max-attempts and parked with its error; the other timers fire (same moment and later)", async ({ timerSend }) => {
-    const { clock, deliveries, errors } = start(timerSend);
+  it("retried to max-attempts and parked with its error; the other timers fire (same moment and later)", async () => {
+    const { clock, deliveries, errors } = start();
     await host.send(commandMessage("p.Set", { key: "bad", at: START + 1000, bad: true }, ref("a1")));
     await host.send(commandMessage("p.Set", { key: "same", at: START + 1000 }, ref("a2")));
     await host.send(commandMessage("p.Set", { key: "later", at: START + 120_000 }, ref("a3")));
     await clock.advanceTime("10m");
     expect(errors).toEqual([]);
     expect([await firedOn("a1"), await firedOn("a2"), await firedOn("a3")]).toEqual([0, 1, 1]);
-    const parked = await journal.parked();
+    const parked = await journal.timers.list({ status: "parked" });
     expect(parked.map((t) => [t.key, t.attempts])).toEqual([["bad", 3]]);
     expect(parked[0]!.lastError).toContain("BigInt");
     expect(deliveries.filter((d) => d.error !== undefined).map((d) => [d.command.aggregate.id, d.parked])).toEqual([
@@ -80,7 +74,7 @@ describe.each(stores)("an unstorable decision fails alone: $name", (store) => {
       ["a1", false],
       ["a1", true],
     ]);
-    expect(await journal.pendingTimers()).toEqual([]);
+    expect(await journal.timers.list({ status: "pending" })).toEqual([]);
   });
 
   it("ordinary commands sent at the same moment: the unstorable one fails, the others commit", async () => {
@@ -93,18 +87,18 @@ describe.each(stores)("an unstorable decision fails alone: $name", (store) => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(UnstorableCommitError);
     expect([await firedOn("b1"), await firedOn("b2"), await firedOn("b3")]).toEqual([1, 0, 1]);
-    expect((await journal.load(ref("b2"))).version).toBe(0);
+    expect((await journal.events.load(ref("b2"))).version).toBe(0);
   });
 
   it("a schedule whose command JSON cannot hold is refused with its decision: nothing is committed, no timer", async () => {
     start();
     await expect(host.send(commandMessage("p.Set", { key: "k", at: START + 1000, badSpec: true }, ref("c1")))).rejects.toBeInstanceOf(UnstorableCommitError);
-    expect(await journal.load(ref("c1"))).toMatchObject({ version: 0, events: [] });
-    expect(await journal.timersOf(ref("c1"))).toEqual([]);
+    expect(await journal.events.load(ref("c1"))).toMatchObject({ version: 0, events: [] });
+    expect(await journal.timers.timersOf(ref("c1"))).toEqual([]);
   });
 });
 
-describe.each(stores)("Journal refuses an unstorable commit alone: $name", (store) => {
+describe.each(stores)("a store refuses an unstorable commit alone: $name", (store) => {
   const commit = (id: string, version: number, body: unknown): Commit => {
     const aggregate = ref(id);
     const requestId = `r-${id}-${version}`;
@@ -116,9 +110,9 @@ describe.each(stores)("Journal refuses an unstorable commit alone: $name", (stor
   it("append: UnstorableCommitError, nothing written", async () => {
     const journal = store.open();
     try {
-      await expect(journal.append(commit("x", 1, { n: 1n }))).rejects.toBeInstanceOf(UnstorableCommitError);
-      expect(await journal.load(ref("x"))).toMatchObject({ version: 0, events: [] });
-      expect(await journal.findRequest(ref("x"), "r-x-1")).toBeUndefined();
+      await expect(journal.events.append(commit("x", 1, { n: 1n }))).rejects.toBeInstanceOf(UnstorableCommitError);
+      expect(await journal.events.load(ref("x"))).toMatchObject({ version: 0, events: [] });
+      expect(await journal.events.findRequest(ref("x"), "r-x-1")).toBeUndefined();
     } finally {
       await journal.close();
     }
@@ -128,13 +122,13 @@ describe.each(stores)("Journal refuses an unstorable commit alone: $name", (stor
     const journal = store.open();
     try {
       const entries = [commit("g1", 1, {}), commit("x", 1, { n: 1n }), commit("x", 2, {}), commit("g2", 1, {})];
-      // as the timer service calls it: the load first (SQLite's bulk path reads what it loaded)
-      await journal.loadForDecisions!(entries.map((e) => ({ aggregate: e.aggregate, requestId: e.request.requestId })));
-      const outcomes = await journal.commitBatch!(entries.map((c) => ({ commit: c, settlement: done })));
+      // as the timer service calls it: after a claim (SQLite's bulk path checks against what the claim read)
+      const batch = await journal.timers.claimDue(START, 10, { owner: "me", until: START + 30_000 });
+      const outcomes = await journal.timers.commitBatch(batch, entries.map((c) => ({ commit: c, settlement: done })));
       expect(outcomes.map((o) => o.ok)).toEqual([true, false, false, true]);
       expect(outcomes[1]).toMatchObject({ ok: false, error: expect.any(UnstorableCommitError) });
       expect(outcomes[2]).toMatchObject({ ok: false, error: expect.any(VersionConflictError), untried: true });
-      expect([(await journal.load(ref("g1"))).version, (await journal.load(ref("x"))).version, (await journal.load(ref("g2"))).version]).toEqual([1, 0, 1]);
+      expect([(await journal.events.load(ref("g1"))).version, (await journal.events.load(ref("x"))).version, (await journal.events.load(ref("g2"))).version]).toEqual([1, 0, 1]);
     } finally {
       await journal.close();
     }

@@ -1,7 +1,7 @@
 // Many rows in few statements: every row written once, in order, whatever the count.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { MultiRowStatement } from "../../runtime/journal/sqlite-multi-row.js";
+import { MultiRowStatement } from "../../runtime/store/sqlite/multi-row.js";
 
 describe("MultiRowStatement", () => {
   it.each([0, 1, 2, 63, 64, 65, 100, 129, 1000])("inserts %i rows, each once and in order", (count) => {

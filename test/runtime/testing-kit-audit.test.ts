@@ -23,7 +23,7 @@ describe("scheduleSpec.advanceTime waits for the deliveries in flight at each in
     const sent = await spec.advanceTime("1m");
     expect(sent.map((s) => [s.command.type, new Date(s.at).toISOString(), s.result?.outcome])).toEqual([[T.Ping, "2026-10-20T00:01:00.000Z", "decided"]]);
     await spec.advanceTime("10m");
-    const pinged = (await spec.journal.load(ref)).events.filter((e) => e.type === T.Pinged);
+    const pinged = (await spec.store.events.load(ref)).events.filter((e) => e.type === T.Pinged);
     expect(pinged.map((e) => new Date(e.createdAt).toISOString())).toEqual(["2026-10-20T00:01:00.000Z"]);
     await spec.stop();
   });
@@ -94,7 +94,7 @@ describe("scheduleSpec.advanceTime waits for saga handlers in flight", () => {
     await s.send(commandMessage(S.Receive, { quantity: 5 }, aggregateRef("shop", "Stock", "mug")));
     await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 2 }, aggregateRef("shop", "Order", "o-1")));
     await s.advanceTime("30m");
-    const reserved = (await s.journal.load(aggregateRef("shop", "Stock", "mug"))).events.filter((e) => e.type === S.Reserved);
+    const reserved = (await s.store.events.load(aggregateRef("shop", "Stock", "mug"))).events.filter((e) => e.type === S.Reserved);
     expect(reserved.map((e) => new Date(e.createdAt).toISOString())).toEqual([new Date(start).toISOString()]);
     await s.stop();
   });

@@ -1,6 +1,6 @@
 // The test kit: virtual clock, aggregateSpec, scheduleSpec.
 import { describe, expect, it } from "vitest";
-import { Decision, MemoryJournal, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration } from "../../runtime/index.js";
+import { Decision, MemoryStore, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration, type Store, type TimerStore } from "../../runtime/index.js";
 import { VirtualClock, aggregateSpec, scheduleSpec } from "../../runtime/testing/index.js";
 import { GRACE_KEY, T, order } from "./fixtures/order-domain.js";
 
@@ -113,22 +113,19 @@ describe("scheduleSpec", () => {
   });
 
   it("advanceTime rethrows a store error of its own advance only: after the store recovers, later advances deliver", async () => {
-    const inner = new MemoryJournal();
+    const inner = new MemoryStore();
     let failNext = false;
-    const journal = new Proxy(inner, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (typeof value !== "function") return value;
-        return (...args: unknown[]) => {
-          if (failNext && (key === "dueTimers" || key === "claimDue")) {
-            failNext = false;
-            return Promise.reject(new Error("store hiccup"));
-          }
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
+    const timers: TimerStore = Object.create(inner.timers, {
+      claimDue: {
+        value: (...args: Parameters<TimerStore["claimDue"]>) => {
+          if (!failNext) return inner.timers.claimDue(...args);
+          failNext = false;
+          return Promise.reject(new Error("store hiccup"));
+        },
       },
     });
-    const spec = scheduleSpec({ aggregates: [order], services, journal, start: "2026-10-20T00:00:00Z" });
+    const store: Store = { kind: "memory", events: inner.events, timers, subscriptions: inner.subscriptions, close: () => inner.close() };
+    const spec = scheduleSpec({ aggregates: [order], services, store, start: "2026-10-20T00:00:00Z" });
     const ref = aggregateRef("eshop-order", "order", "o-1");
     await spec.send(commandMessage(T.CreateOrder, { items: ["mug"] }, ref));
     failNext = true;

@@ -1,7 +1,7 @@
 // Timer options that would turn the poller into a busy loop (or retries into a storm) are refused
 // when the service is built, with an error naming the option.
 import { describe, expect, it } from "vitest";
-import { MemoryJournal, resolveTimerOptions, TimerService, TIMER_DEFAULTS, type TimerOptions } from "../../runtime/index.js";
+import { AggregateRegistry, CommandProcessor, MemoryStore, resolveTimerOptions, TimerService, TIMER_DEFAULTS, type TimerOptions } from "../../runtime/index.js";
 import { VirtualClock } from "../../runtime/testing/index.js";
 
 describe("resolveTimerOptions", () => {
@@ -42,7 +42,12 @@ describe("resolveTimerOptions", () => {
   });
 
   it("the timer service refuses them when it is built, not by polling without pause", () => {
-    const build = (pollInterval: number) => new TimerService({ journal: new MemoryJournal(), clock: new VirtualClock(0), send: async () => { throw new Error("unused"); }, pollInterval });
+    const build = (pollInterval: number) => {
+      const store = new MemoryStore();
+      const registry = new AggregateRegistry([]);
+      const clock = new VirtualClock(0);
+      return new TimerService({ timers: store.timers, events: store.events, registry, processor: new CommandProcessor({ events: store.events, registry, clock }), clock, pollInterval });
+    };
     expect(() => build(0)).toThrow(/timers\.pollInterval/);
     expect(() => build(1)).not.toThrow();
   });

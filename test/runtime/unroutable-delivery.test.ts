@@ -3,7 +3,7 @@
 // technical failure, not a rejection: retried with backoff, then parked with its error, so an operator
 // sees it and can re-drive it once a deploy handles it. A real target's rejection still ends the timer.
 import { afterEach, describe, expect, it } from "vitest";
-import { Decision, Host, ScheduleRule, aggregateRef, commandMessage, reject, type AggregateRegistration, type CommandMessage, type Delivery, type Journal } from "../../runtime/index.js";
+import { Decision, Host, ScheduleRule, aggregateRef, commandMessage, reject, type AggregateRegistration, type CommandMessage, type Delivery, type Store } from "../../runtime/index.js";
 import { VirtualClock } from "../../runtime/testing/virtual-clock.js";
 import { stores } from "./fixtures/stores.js";
 
@@ -31,13 +31,8 @@ function thing(extra: AggregateRegistration<object>["commands"] = {}): Aggregate
   };
 }
 
-const paths = [
-  { path: "batch", timerSend: undefined },
-  { path: "one by one", timerSend: (send: (c: CommandMessage) => Promise<unknown>) => send },
-] as const;
-
 describe.each(stores)("an unroutable scheduled command: $name", (store) => {
-  let journal: Journal;
+  let journal: Store;
   let hosts: Host[] = [];
   /** Whole-poll failures: none expected (the failure is the delivery's). */
   let errors: unknown[] = [];
@@ -49,25 +44,24 @@ describe.each(stores)("an unroutable scheduled command: $name", (store) => {
     await journal.close();
   });
 
-  function host(clock: VirtualClock, deliveries: Delivery[], aggregate: AggregateRegistration<object>, timerSend?: (typeof paths)[number]["timerSend"]): Host {
+  function host(clock: VirtualClock, deliveries: Delivery[], aggregate: AggregateRegistration<object>): Host {
     const h = new Host({
-      journal,
+      store: journal,
       aggregates: [aggregate],
       clock,
       timers: { pollInterval: 1000, maxAttempts: 3, backoff: { initial: 1000, factor: 2 } },
       onDelivery: (d) => deliveries.push({ ...d, sentAt: clock.now() }),
       onError: (e) => errors.push(e),
-      ...(timerSend ? { timerSend: timerSend as never } : {}),
     });
     hosts.push(h);
     return h;
   }
 
-  it.each(paths)("$path: retried with backoff, parked with its error; re-driven once a deploy handles it", async ({ timerSend }) => {
+  it("retried with backoff, parked with its error; re-driven once a deploy handles it", async () => {
     journal = store.open();
     const clock = new VirtualClock(START);
     const deliveries: Delivery[] = [];
-    const first = host(clock, deliveries, thing(), timerSend);
+    const first = host(clock, deliveries, thing());
     first.start();
     await first.send(commandMessage("u.Set", { type: "u.Fyre" }, A1));
     await clock.advanceTime("1m");
@@ -77,32 +71,32 @@ describe.each(stores)("an unroutable scheduled command: $name", (store) => {
       [4000, "failed", true],
     ]);
     expect(String(deliveries[0]!.error)).toContain("no aggregate u.thing handles u.Fyre");
-    const parked = await journal.parked();
+    const parked = await journal.timers.list({ status: "parked" });
     expect(parked.map((t) => [t.key, t.command.type, t.attempts])).toEqual([["k", "u.Fyre", 3]]);
     expect(parked[0]!.lastError).toContain("no aggregate u.thing handles u.Fyre");
 
     // the next deploy handles it: the operator re-drives, and it is decided
     await first.stop();
-    const next = host(clock, deliveries, thing({ "u.Fyre": { decide: () => Decision.events({ type: "u.Fired", body: {} }) } }), timerSend);
+    const next = host(clock, deliveries, thing({ "u.Fyre": { decide: () => Decision.events({ type: "u.Fired", body: {} }) } }));
     next.start();
     expect(await next.timers.redrive(parked[0]!.id)).toBe(true);
     await clock.advanceTime("1s");
     expect(deliveries.at(-1)!.result).toMatchObject({ outcome: "decided" });
-    expect((await journal.load(A1)).events.filter((e) => e.type === "u.Fired")).toHaveLength(1);
-    expect(await journal.parked()).toEqual([]);
-    expect(await journal.timersOf(A1)).toEqual([]);
+    expect((await journal.events.load(A1)).events.filter((e) => e.type === "u.Fired")).toHaveLength(1);
+    expect(await journal.timers.list({ status: "parked" })).toEqual([]);
+    expect(await journal.timers.timersOf(A1)).toEqual([]);
   });
 
-  it.each(paths)("$path: a real target's rejection still ends the timer (no retry, not parked)", async ({ timerSend }) => {
+  it("a real target's rejection still ends the timer (no retry, not parked)", async () => {
     journal = store.open();
     const clock = new VirtualClock(START);
     const deliveries: Delivery[] = [];
-    const h = host(clock, deliveries, thing(), timerSend);
+    const h = host(clock, deliveries, thing());
     h.start();
     await h.send(commandMessage("u.Set", { type: "u.Refuse" }, A1));
     await clock.advanceTime("1m");
     expect(deliveries.map((d) => [d.result?.outcome, d.result?.errorCode])).toEqual([["rejected", "NotNow"]]);
-    expect(await journal.timersOf(A1)).toEqual([]);
-    expect(await journal.parked()).toEqual([]);
+    expect(await journal.timers.timersOf(A1)).toEqual([]);
+    expect(await journal.timers.list({ status: "parked" })).toEqual([]);
   });
 });

@@ -4,8 +4,8 @@
 // journals alike, and a refused commit leaves no trace. An `undefined` object property is left out (as JSON
 // and an optional field have it), -0 is stored as 0: both journals give back the same values.
 import { describe, expect, it } from "vitest";
-import { CommandProcessor, Decision, ScheduleRule, aggregateRef, commandMessage, cronNext, type AggregateRegistration, type Commit, type EventMessage, type Journal, type TimerSpec } from "../../runtime/index.js";
-import { UnstorableCommitError } from "../../runtime/journal/journal.js";
+import { AggregateRegistry, CommandProcessor, Decision, ScheduleRule, aggregateRef, commandMessage, cronNext, type AggregateRegistration, type Commit, type EventMessage, type Store, type TimerSpec } from "../../runtime/index.js";
+import { UnstorableCommitError } from "../../runtime/index.js";
 import { buildCommit } from "../../runtime/processing/commit-builder.js";
 import { aggregateSpec } from "../../runtime/testing/index.js";
 import { VirtualClock } from "../../runtime/testing/virtual-clock.js";
@@ -79,17 +79,17 @@ const unstorable: readonly [name: string, body: () => unknown, problem: string][
 ];
 
 describe.each(stores)("unstorable values are refused, and what is stored is what JSON gives back: $name", (store) => {
-  async function expectNothingWritten(journal: Journal): Promise<void> {
-    expect(await journal.load(A)).toEqual({ version: 0, deleted: false, events: [] });
-    expect(await journal.read(0, 10)).toEqual([]);
-    expect(await journal.findRequest(A, "r1")).toBeUndefined();
-    expect(await journal.timersOf(A)).toEqual([]);
+  async function expectNothingWritten(journal: Store): Promise<void> {
+    expect(await journal.events.load(A)).toEqual({ version: 0, deleted: false, events: [] });
+    expect(await journal.events.read(0, 10)).toEqual([]);
+    expect(await journal.events.findRequest(A, "r1")).toBeUndefined();
+    expect(await journal.timers.timersOf(A)).toEqual([]);
   }
 
   it.each(unstorable)("an event body holding %s: UnstorableCommitError naming the event and the path; nothing written", async (_name, body, problem) => {
     const journal = store.open();
     try {
-      const error: unknown = await journal.append(commit(0, [{ ok: true }, body()])).then(
+      const error: unknown = await journal.events.append(commit(0, [{ ok: true }, body()])).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -99,7 +99,7 @@ describe.each(stores)("unstorable values are refused, and what is stored is what
       expect((error as Error).message).toContain(`request r1 on u.thing/a-1: event 2 (u.Happened): ${problem}`);
       await expectNothingWritten(journal);
       // and the journal goes on as if it never was: the next commit is version 1, position 1
-      const appended = await journal.append(commit(0, [{ ok: true }]));
+      const appended = await journal.events.append(commit(0, [{ ok: true }]));
       expect([appended.version, appended.events[0]!.position]).toEqual([1, 1]);
     } finally {
       await journal.close();
@@ -109,10 +109,10 @@ describe.each(stores)("unstorable values are refused, and what is stored is what
   it("a refused second event leaves no trace of the first: not in the log (subscriptions), no version, no request id", async () => {
     const journal = store.open();
     try {
-      await expect(journal.append(commit(0, [{ ok: true }, { onDone: () => 1 }]))).rejects.toThrow(UnstorableCommitError);
+      await expect(journal.events.append(commit(0, [{ ok: true }, { onDone: () => 1 }]))).rejects.toThrow(UnstorableCommitError);
       await expectNothingWritten(journal);
-      await journal.append(commit(0, [{ n: 1 }, { n: 2 }]));
-      expect((await journal.read(0, 10)).map((e) => [e.position, e.sequence, e.body])).toEqual([
+      await journal.events.append(commit(0, [{ n: 1 }, { n: 2 }]));
+      expect((await journal.events.read(0, 10)).map((e) => [e.position, e.sequence, e.body])).toEqual([
         [1, 1, { n: 1 }],
         [2, 2, { n: 2 }],
       ]);
@@ -126,13 +126,13 @@ describe.each(stores)("unstorable values are refused, and what is stored is what
     try {
       const body = { a: undefined, b: 1, z: -0, nested: { c: undefined, list: [0, -0, null, "s", false] } };
       const original = structuredClone(body);
-      const appended = await journal.append(commit(0, [body, undefined]));
+      const appended = await journal.events.append(commit(0, [body, undefined]));
       const stored = { b: 1, z: 0, nested: { list: [0, 0, null, "s", false] } };
-      const [loaded, noBody] = (await journal.load(A)).events;
+      const [loaded, noBody] = (await journal.events.load(A)).events;
       expect(loaded!.body).toStrictEqual(stored);
       expect(Object.is((loaded!.body as { z: number }).z, 0)).toBe(true);
       expect(noBody!.body).toBeUndefined();
-      expect((await journal.read(0, 10))[0]!.body).toStrictEqual(stored);
+      expect((await journal.events.read(0, 10))[0]!.body).toStrictEqual(stored);
       expect(appended.events.map((e) => [e.position, e.body])).toStrictEqual([
         [1, body],
         [2, undefined],
@@ -146,12 +146,12 @@ describe.each(stores)("unstorable values are refused, and what is stored is what
   it("a schedule whose command holds a Date: UnstorableCommitError naming the schedule and the path; nothing written", async () => {
     const journal = store.open();
     try {
-      const error: unknown = await journal.append(commit(0, [{ ok: true }], [{ kind: "set", timer: timer("k", { at: new Date(START) }) }])).catch((e: unknown) => e);
+      const error: unknown = await journal.events.append(commit(0, [{ ok: true }], [{ kind: "set", timer: timer("k", { at: new Date(START) }) }])).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnstorableCommitError);
       expect((error as UnstorableCommitError).where).toBe("schedule k");
       expect((error as UnstorableCommitError).problem).toMatch(/^command\.body\.at: a Date/);
       await expectNothingWritten(journal);
-      expect(await journal.pendingTimers()).toEqual([]);
+      expect(await journal.timers.list({ status: "pending" })).toEqual([]);
     } finally {
       await journal.close();
     }
@@ -160,8 +160,8 @@ describe.each(stores)("unstorable values are refused, and what is stored is what
   it("stores a schedule's command as a JSON round trip gives it back", async () => {
     const journal = store.open();
     try {
-      await journal.append(commit(0, [{ ok: true }], [{ kind: "set", timer: timer("k", { a: undefined, z: -0, n: 1 }) }]));
-      const [row] = await journal.timersOf(A);
+      await journal.events.append(commit(0, [{ ok: true }], [{ kind: "set", timer: timer("k", { a: undefined, z: -0, n: 1 }) }]));
+      const [row] = await journal.timers.timersOf(A);
       expect(row!.command).toStrictEqual({ type: "u.Do", body: { z: 0, n: 1 } });
       expect(row!.rule).toStrictEqual(ScheduleRule.at(START + 1000));
     } finally {
@@ -176,7 +176,7 @@ describe.each(stores)("unstorable values are refused, and what is stored is what
   ])("an event whose type is %s: UnstorableCommitError, nothing written", async (_name, type, problem) => {
     const journal = store.open();
     try {
-      const error: unknown = await journal.append(commit(0, [{}], [], { type })).catch((e: unknown) => e);
+      const error: unknown = await journal.events.append(commit(0, [{}], [], { type })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnstorableCommitError);
       expect((error as UnstorableCommitError).where).toBe("event 1");
       expect((error as UnstorableCommitError).problem).toBe(`${problem}, not a non-empty string`);
@@ -209,10 +209,10 @@ describe.each(stores)("unstorable values are refused, and what is stored is what
     ])("%s: the send fails with UnstorableCommitError, nothing is stored", async (_name, type, message) => {
       const journal = store.open();
       try {
-        const processor = new CommandProcessor({ journal, aggregates: [loan], clock: new VirtualClock(START) });
+        const processor = new CommandProcessor({ events: journal.events, registry: new AggregateRegistry([loan]), clock: new VirtualClock(START) });
         await expect(processor.send(commandMessage(type, {}, ref, { requestId: "R" }))).rejects.toThrow(message);
-        expect(await journal.read(0, 10)).toEqual([]);
-        expect(await journal.findRequest(ref, "R")).toBeUndefined();
+        expect(await journal.events.read(0, 10)).toEqual([]);
+        expect(await journal.events.findRequest(ref, "R")).toBeUndefined();
       } finally {
         await journal.close();
       }

@@ -55,7 +55,7 @@ const orders = `/eshop-order/tenant/${encodeURIComponent(TENANT)}/order`;
 const stocks = `/eshop-inventory/tenant/${encodeURIComponent(TENANT)}/stock`;
 
 async function orderStatus(id: string): Promise<string> {
-  const stream = await host.journal.load({ context: "eshop-order", aggregate: "Order", tenantId: TENANT, id });
+  const stream = await host.store.events.load({ context: "eshop-order", aggregate: "Order", tenantId: TENANT, id });
   const state = stream.events.reduce((s, e) => (order.events[e.type] ? order.events[e.type]!(s, e) : s), order.initialState());
   return state.status;
 }
@@ -95,7 +95,7 @@ try {
   await until(
     "order A cancelled by its scheduled command, and a delivery received by the job",
     async () => {
-      const events = await host.journal.read(0, 10_000);
+      const events = await host.store.events.read(0, 10_000);
       const firstTick = events.find((e) => e.type === "wow.schedule.Ticked")?.position ?? Infinity;
       const received = events.filter((e) => e.type === "eshop-inventory.StockReceived" && e.position! > firstTick).length;
       ticksWithStock = received;

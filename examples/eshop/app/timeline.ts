@@ -16,7 +16,7 @@ export class Timeline {
 
   /** Prints the events committed since the last call. */
   async flush(): Promise<EventMessage[]> {
-    const events = await this.host.journal.read(this.position, 1000);
+    const events = await this.host.store.events.read(this.position, 1000);
     for (const event of events) {
       this.position = event.position ?? this.position;
       if (event.type.startsWith("wow.") && !SHOWN_SYSTEM_EVENTS.has(event.type)) continue;

@@ -24,8 +24,8 @@ if (mode === "seed") {
   const due = Number(b);
   const pending = Number(c ?? b);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
-  const journal = new rt.SqliteJournal(path);
-  const host = new rt.Host({ journal, aggregates: [seeder, target(clock.now)], clock });
+  const journal = new rt.SqliteStore(path);
+  const host = new rt.Host({ store: journal, aggregates: [seeder, target(clock.now)], clock });
   for (const { seederId, body } of burstSeeds(pending, due, BASE, 4000, process.env.WOW_BENCH_SCATTER === "1")) {
     const result = await host.send(rt.commandMessage(SEED, body, rt.aggregateRef("load", "seeder", seederId)));
     if (result.outcome !== "decided") throw new Error(`seed failed: ${result.errorCode}`);
@@ -35,9 +35,9 @@ if (mode === "seed") {
 } else if (mode === "drain") {
   const copy = `/tmp/timer-drain-${process.pid}.db`;
   copyFileSync(resolve(b!), copy);
-  const journal = new rt.SqliteJournal(copy);
+  const journal = new rt.SqliteStore(copy);
   let delivered = 0;
-  const host = new rt.Host({ journal, aggregates: [seeder, target(clock.now)], clock, timers: { pollInterval: 1000, batchSize: Number(process.env.BATCH ?? 1000) }, onDelivery: () => void delivered++ });
+  const host = new rt.Host({ store: journal, aggregates: [seeder, target(clock.now)], clock, timers: { pollInterval: 1000, batchSize: Number(process.env.BATCH ?? 1000) }, onDelivery: () => void delivered++ });
   if (process.env.WARM === "1") {
     now = BASE + 2000;
     await host.timers.drain();

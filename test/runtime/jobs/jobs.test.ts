@@ -16,7 +16,7 @@ function spec(store: (typeof stores)[number], job: Partial<SagaJobRegistration> 
     sagas: [shopSaga(probe(), [receiveJob(job)])],
     services: { "shop.Suppliers": suppliers },
     start: START,
-    journal: store.open(),
+    store: store.open(),
     timers: { pollInterval: "1h" },
     subscriptions: { pollInterval: "1h" },
     ...(extra.config ? { config: extra.config } : {}),
@@ -48,7 +48,7 @@ describe.each(stores)("jobs ($name)", (store) => {
       ["shop.Suppliers", "delivered", T0 + 2 * HOUR],
       ["shop.Suppliers", "delivered", T0 + 3 * HOUR],
     ]);
-    expect((await s.journal.load(aggregateRef("shop", "Stock", "mug"))).version).toBe(3);
+    expect((await s.store.events.load(aggregateRef("shop", "Stock", "mug"))).version).toBe(3);
     const [view] = await s.app.jobs.list();
     expect(view).toMatchObject({ id: "receive", enabled: true, scope: "SYSTEM", rule: { expression: "0 0 * * * *" }, nextFireTimes: [T0 + 4 * HOUR, T0 + 5 * HOUR, T0 + 6 * HOUR] });
     expect(view!.lastRuns.map((r) => r.slot)).toEqual([3, 2, 1]);
@@ -99,13 +99,13 @@ describe.each(stores)("jobs ($name)", (store) => {
   it("a tick handled twice sends identical requests (duplicates the targets recognise)", async () => {
     const s = spec(store);
     await s.advanceTime("1h");
-    const before = await s.journal.read(0, 1000);
+    const before = await s.store.events.read(0, 1000);
     await s.app.subscriptions.reset("ShopSaga.receive", 0);
     await s.advanceTime("1s");
     expect(s.derived).toHaveLength(2);
     expect(s.derived[1]!.commands.map((c) => c.requestId)).toEqual(s.derived[0]!.commands.map((c) => c.requestId));
     expect(s.derived[1]!.commands).toEqual(s.derived[0]!.commands.map((c) => ({ ...c, createdAt: s.derived[1]!.commands[0]!.createdAt })));
-    expect(await s.journal.read(0, 1000)).toEqual(before);
+    expect(await s.store.events.read(0, 1000)).toEqual(before);
     await s.stop();
   });
 
@@ -170,7 +170,7 @@ describe.each(stores)("jobs ($name)", (store) => {
       sagas: [shopSaga(probe(), [receiveJob()])],
       services: { "shop.Suppliers": flaky },
       start: START,
-      journal: store.open(),
+      store: store.open(),
       timers: { pollInterval: "1h" },
       subscriptions: { pollInterval: "1h", maxAttempts: 2, backoff: { initial: "1s" } },
     });
@@ -212,7 +212,7 @@ describe.each(stores)("jobs ($name)", (store) => {
 it("after a restart with a new host rule, a TENANT instance without its own rule follows it; one with its own keeps it", async () => {
   const journal = stores.find((store) => store.name === "sqlite")!.open(); // a journal that outlives its host
   const tenantSpec = (expression: string, start: string) =>
-    scheduleSpec({ aggregates: [order, stock], sagas: [shopSaga(probe(), [receiveJob({ scope: "TENANT" })])], services: { "shop.Suppliers": suppliers }, start, journal, timers: { pollInterval: "1h" }, subscriptions: { pollInterval: "1h" }, config: schedules({ expression }) });
+    scheduleSpec({ aggregates: [order, stock], sagas: [shopSaga(probe(), [receiveJob({ scope: "TENANT" })])], services: { "shop.Suppliers": suppliers }, start, store: journal, timers: { pollInterval: "1h" }, subscriptions: { pollInterval: "1h" }, config: schedules({ expression }) });
   const before = tenantSpec("0 0 * * * *", START);
   expect((await before.enable("receive", { tenantId: "acme" })).succeeded).toBe(true);
   expect((await before.enable("receive", { tenantId: "globex", expression: "0 30 * * * *" })).succeeded).toBe(true);

@@ -4,20 +4,18 @@
 // their timers stop ticking (each tick was an event nobody read, every slot, for ever).
 import { describe, expect, it } from "vitest";
 import {
-  aggregateRef, commandMessage, createHost, JobCommands, MemoryJournal, MemorySubscriptionStore, singleHostOwnership, type EventMessage,
+  aggregateRef, commandMessage, createHost, JobCommands, MemoryStore, singleHostOwnership, type EventMessage,
 } from "../../../runtime/index.js";
 import { VirtualClock } from "../../../runtime/testing/index.js";
 import { order, probe, receiveJob, shopSaga, stock, suppliers } from "../sagas/saga-domain.js";
 
 function cluster() {
   const clock = new VirtualClock("2026-10-20T00:00:00Z");
-  const journal = new MemoryJournal();
-  const subscriptionStore = new MemorySubscriptionStore();
+  const journal = new MemoryStore();
   const host = (partitions: number, sharded: boolean) =>
     createHost({
       registrations: [order, stock, shopSaga(probe(), [receiveJob({ sharded })])],
       store: journal,
-      subscriptionStore,
       clock,
       ownership: singleHostOwnership(partitions),
       services: { "shop.Suppliers": suppliers },
@@ -26,8 +24,8 @@ function cluster() {
     });
   /** The instances that ticked (`receive#3`), in the journal after `from`. */
   const ticked = async (from: number) =>
-    (await journal.read(from, 10_000)).filter((e: EventMessage) => e.type.endsWith("Ticked")).map((e) => e.aggregate.id).sort();
-  const last = async () => (await journal.read(0, 100_000)).at(-1)?.position ?? 0;
+    (await journal.events.read(from, 10_000)).filter((e: EventMessage) => e.type.endsWith("Ticked")).map((e) => e.aggregate.id).sort();
+  const last = async () => (await journal.events.read(0, 100_000)).at(-1)?.position ?? 0;
   return { clock, host, ticked, last };
 }
 

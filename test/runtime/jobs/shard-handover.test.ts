@@ -2,7 +2,7 @@
 // across a hand-over too. Two hosts share one journal and one subscription store (a cluster);
 // progress is kept per partition, so a partition's new owner resumes where the old one stopped.
 import { describe, expect, it } from "vitest";
-import { createHost, MemoryJournal, MemorySubscriptionStore, SqliteJournal, type Journal, type PartitionOwnership, type SubscriptionStore } from "../../../runtime/index.js";
+import { createHost, MemoryStore, SqliteStore, type Store, type PartitionOwnership } from "../../../runtime/index.js";
 import { VirtualClock } from "../../../runtime/testing/index.js";
 import { tempDbPath } from "../fixtures/stores.js";
 import { order, probe, receiveJob, shopSaga, stock, suppliers } from "../sagas/saga-domain.js";
@@ -13,22 +13,21 @@ function ownership(initial: number[]): PartitionOwnership & { set(partitions: nu
   return { partitions: 2, owned: () => owned, owns: (p) => owned.includes(p), set: (ps) => void (owned = ps) };
 }
 
-/** Two connections to one shared journal and subscription store. */
-const clusters: { name: string; open(): () => { journal: Journal; subscriptionStore?: SubscriptionStore } }[] = [
+/** Two connections to one shared store. */
+const clusters: { name: string; open(): () => Store }[] = [
   {
     name: "memory",
     open: () => {
-      const journal = new MemoryJournal();
-      const subscriptionStore = new MemorySubscriptionStore();
-      return () => ({ journal, subscriptionStore });
+      const store = new MemoryStore();
+      return () => store;
     },
   },
   {
     name: "sqlite",
     open: () => {
       const path = tempDbPath();
-      // Each host its own connection; its subscription store is the journal file's (the default).
-      return () => ({ journal: new SqliteJournal(path) });
+      // Each host its own connection.
+      return () => new SqliteStore(path);
     },
   },
 ];
@@ -40,11 +39,9 @@ describe.each(clusters)("sharded job hand-over ($name)", (cluster) => {
     const handled: string[] = [];
     const errors: unknown[] = [];
     const host = (name: string, own: PartitionOwnership) => {
-      const { journal, subscriptionStore } = connect();
       return createHost({
         registrations: [order, stock, shopSaga(probe(), [receiveJob({ sharded: true })])],
-        store: journal,
-        ...(subscriptionStore ? { subscriptionStore } : {}),
+        store: connect(),
         clock,
         ownership: own,
         services: { "shop.Suppliers": suppliers },
@@ -78,13 +75,13 @@ describe.each(clusters)("sharded job hand-over ($name)", (cluster) => {
     await clock.advanceTime("2m");
     expect(handled.sort()).toEqual(["A p0 s4", "B p1 s4"]);
 
-    const ticks = (await A.journal.read(0, 10_000)).filter((e) => e.type === "wow.schedule.Ticked").length;
+    const ticks = (await A.store.events.read(0, 10_000)).filter((e) => e.type === "wow.schedule.Ticked").length;
     expect(ticks).toBe(8); // every committed tick ran exactly once above
     expect((await A.parked()).events).toEqual([]);
     expect(errors).toEqual([]);
     await A.close();
     await B.close();
-    await A.journal.close();
-    await B.journal.close();
+    await A.store.close();
+    await B.store.close();
   });
 });

@@ -1,6 +1,6 @@
 // SEMANTICS.md "Sagas", on the virtual clock, against both journals.
 import { describe, expect, it } from "vitest";
-import { aggregateRef, commandMessage, createHost, derivedRequestId, SqliteJournal, SystemEvents, type EventMessage, type SagaRegistration } from "../../../runtime/index.js";
+import { aggregateRef, commandMessage, createHost, derivedRequestId, SqliteStore, SystemEvents, type EventMessage, type SagaRegistration, type Store } from "../../../runtime/index.js";
 import { scheduleSpec, VirtualClock } from "../../../runtime/testing/index.js";
 import { stores, tempDbPath } from "../fixtures/stores.js";
 import { order, probe, receiveJob, S, shopSaga, stock, type Probe } from "./saga-domain.js";
@@ -13,7 +13,7 @@ function spec(store: (typeof stores)[number], p: Probe, saga: SagaRegistration =
     aggregates: [order, stock],
     sagas: [saga],
     start: START,
-    journal: store.open(),
+    store: store.open(),
     timers: { pollInterval: "10m" },
     subscriptions: { pollInterval: "10m", maxAttempts: 3, backoff: { initial: "1s", factor: 2 } },
   });
@@ -36,8 +36,8 @@ function reservingSaga(p: Probe): SagaRegistration {
   return shopSaga(p, [job]);
 }
 
-async function history(journal: { read(after: number, limit: number): Promise<EventMessage[]> }) {
-  return journal.read(0, 1000);
+async function history(store: Store): Promise<EventMessage[]> {
+  return store.events.read(0, 1000);
 }
 
 describe.each(stores)("sagas ($name)", (store) => {
@@ -48,13 +48,13 @@ describe.each(stores)("sagas ($name)", (store) => {
     const created = await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 2 }, ref("Order", "o-1")));
     await s.advanceTime("1s");
     const eventId = created.events[0]!.eventId;
-    const mug = await s.journal.load(ref("Stock", "mug"));
+    const mug = await s.store.events.load(ref("Stock", "mug"));
     const reserved = mug.events.find((e) => e.type === S.Reserved)!;
     expect(reserved.requestId).toBe(derivedRequestId(eventId, 0));
     const set = mug.events.find((e) => e.type === SystemEvents.ScheduleSet)!;
     expect(set.requestId).toBe(derivedRequestId(eventId, 1));
-    expect((await s.journal.timersOf(ref("Stock", "mug"))).map((t) => [t.key, t.command.type, t.due])).toEqual([["hold:o-1", S.Release, Date.parse(START) + 3_600_000]]);
-    expect(await s.app.subscriptions.checkpoint("ShopSaga.onOrderCreated")).toBe((await history(s.journal)).at(-1)!.position);
+    expect((await s.store.timers.timersOf(ref("Stock", "mug"))).map((t) => [t.key, t.command.type, t.due])).toEqual([["hold:o-1", S.Release, Date.parse(START) + 3_600_000]]);
+    expect(await s.app.subscriptions.checkpoint("ShopSaga.onOrderCreated")).toBe((await history(s.store)).at(-1)!.position);
     await s.advanceTime("1h");
     expect(s.sent.map((x) => [x.command.type, x.result?.outcome])).toEqual([[S.Release, "decided"]]);
     await s.stop();
@@ -77,7 +77,7 @@ describe.each(stores)("sagas ($name)", (store) => {
     await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1, holdOn: "ghost" }, ref("Order", "o-1")));
     await s.advanceTime("1s");
     expect(p.rejections.map((r) => [r.command.type, r.errorCode, r.command.aggregate.id])).toEqual([[S.Release, "NotFound", "ghost"]]);
-    expect((await s.journal.load(ref("Stock", "ghost"))).version).toBe(0);
+    expect((await s.store.events.load(ref("Stock", "ghost"))).version).toBe(0);
     await s.stop();
   });
 
@@ -124,7 +124,7 @@ describe.each(stores)("sagas ($name)", (store) => {
     expect(p.rejections.map((r) => (r.command.body as { order: string }).order)).toEqual(["tick-1", "tick-1", "tick-1", "tick-2"]);
     // Re-handling tick 1 sent the same request: decided once (rejected once), the rejection delivered each time.
     expect(new Set(p.rejections.slice(0, 3).map((r) => r.command.requestId)).size).toBe(1);
-    expect((await s.journal.load(ref("Stock", "mug"))).events.map((e) => e.type)).toEqual([S.Received]);
+    expect((await s.store.events.load(ref("Stock", "mug"))).events.map((e) => e.type)).toEqual([S.Received]);
     await s.stop();
   });
 
@@ -146,10 +146,10 @@ describe.each(stores)("sagas ($name)", (store) => {
     await s.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
     await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-1")));
     await s.advanceTime("1s");
-    expect(await s.journal.timersOf(ref("Stock", "mug"))).toHaveLength(1);
+    expect(await s.store.timers.timersOf(ref("Stock", "mug"))).toHaveLength(1);
     await s.send(commandMessage(S.CancelOrder, {}, ref("Order", "o-1")));
     await s.advanceTime("1s");
-    expect(await s.journal.timersOf(ref("Stock", "mug"))).toEqual([]);
+    expect(await s.store.timers.timersOf(ref("Stock", "mug"))).toEqual([]);
     await s.advanceTime("2h");
     expect(s.sent).toEqual([]);
     await s.stop();
@@ -169,11 +169,11 @@ describe.each(stores)("sagas ($name)", (store) => {
     const { events } = await s.app.parked();
     expect(events.map((e) => [e.subscription, e.event.aggregate.id, e.attempts])).toEqual([["ShopSaga.onOrderCreated", "o-1", 3]]);
     expect(events[0]!.error).toContain("the saga's service is down");
-    const mug = await s.journal.load(ref("Stock", "mug"));
+    const mug = await s.store.events.load(ref("Stock", "mug"));
     expect(mug.events.filter((e) => e.type === S.Reserved).map((e) => (e.body as { order: string }).order)).toEqual(["o-2"]);
     expect(await s.app.subscriptions.redrive(events[0]!.id)).toEqual({ found: true, ok: true });
     expect((await s.app.parked()).events).toEqual([]);
-    const after = await s.journal.load(ref("Stock", "mug"));
+    const after = await s.store.events.load(ref("Stock", "mug"));
     expect(after.events.filter((e) => e.type === S.Reserved).map((e) => (e.body as { order: string }).order)).toEqual(["o-2", "o-1"]);
     await s.stop();
   });
@@ -184,11 +184,11 @@ describe.each(stores)("sagas ($name)", (store) => {
     await s.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
     await s.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-1")));
     await s.advanceTime("1s");
-    const before = await history(s.journal);
+    const before = await history(s.store);
     await s.app.subscriptions.reset("ShopSaga.onOrderCreated", 0);
     await s.advanceTime("1s");
     expect(p.calls).toBe(2);
-    expect(await history(s.journal)).toEqual(before);
+    expect(await history(s.store)).toEqual(before);
     await s.stop();
   });
 });
@@ -198,22 +198,22 @@ describe("sagas: durable checkpoints (sqlite)", () => {
     const path = tempDbPath();
     const clock = new VirtualClock(START);
     const p = probe();
-    const open = () => createHost({ registrations: [order, stock, shopSaga(p)], store: new SqliteJournal(path), clock, subscriptions: { pollInterval: "1s" } });
+    const open = () => createHost({ registrations: [order, stock, shopSaga(p)], store: new SqliteStore(path), clock, subscriptions: { pollInterval: "1s" } });
     const first = open();
     await first.start();
     await first.send(commandMessage(S.Receive, { quantity: 5 }, ref("Stock", "mug")));
     await first.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-1")));
     await clock.advanceTime("1s");
     await first.stop();
-    await first.journal.close();
+    await first.store.close();
     const second = open();
     await second.send(commandMessage(S.CreateOrder, { product: "mug", quantity: 1 }, ref("Order", "o-2")));
     await second.start();
     await clock.advanceTime("1s");
     expect(p.calls).toBe(2);
-    const mug = await second.journal.load(ref("Stock", "mug"));
+    const mug = await second.store.events.load(ref("Stock", "mug"));
     expect(mug.events.filter((e) => e.type === S.Reserved).map((e) => (e.body as { order: string }).order)).toEqual(["o-1", "o-2"]);
     await second.stop();
-    await second.journal.close();
+    await second.store.close();
   });
 });

@@ -19,7 +19,7 @@ describe.each(stores)("independent subscriptions ($name)", (store) => {
       sagas: [shopSaga(p, [receiveJob({ cron: "0 * * * * *" })])], // every minute
       services: { "shop.Suppliers": suppliers },
       start: START,
-      journal: store.open(),
+      store: store.open(),
       timers: { pollInterval: "1s" },
       subscriptions: { pollInterval: "1s" }, // default retries: 5 attempts, back-off 1, 2, 4, 8 s
     });
@@ -57,7 +57,7 @@ describe.each(stores)("independent subscriptions ($name)", (store) => {
       sagas: [shopSaga(p, [receiveJob({ cron: "0 * * * * *" })])],
       services: { "shop.Suppliers": slowSuppliers },
       start: START,
-      journal: store.open(),
+      store: store.open(),
       timers: { pollInterval: "1s" },
       subscriptions: { pollInterval: "1s" },
     });

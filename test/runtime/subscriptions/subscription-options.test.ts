@@ -1,11 +1,11 @@
 // Subscription options are checked as the timers' are: a value that would make each subscription's
 // loop spin (a zero poll interval or retry delay) or its retries storm is refused, naming the option.
 import { describe, expect, it } from "vitest";
-import { MemoryJournal, MemorySubscriptionStore, SubscriptionService, type SubscriptionOptions } from "../../../runtime/index.js";
+import { MemoryStore, MemorySubscriptionStore, SubscriptionService, type SubscriptionOptions } from "../../../runtime/index.js";
 import { VirtualClock } from "../../../runtime/testing/index.js";
 
 const build = (options: SubscriptionOptions) =>
-  new SubscriptionService({ ...options, journal: new MemoryJournal(), store: new MemorySubscriptionStore(), clock: new VirtualClock("2026-01-01T00:00:00Z"), subscriptions: [] });
+  new SubscriptionService({ ...options, events: new MemoryStore(), store: new MemorySubscriptionStore(), clock: new VirtualClock("2026-01-01T00:00:00Z"), subscriptions: [] });
 
 describe("SubscriptionService options", () => {
   it.each<[string, SubscriptionOptions]>([

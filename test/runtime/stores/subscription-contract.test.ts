@@ -1,26 +1,15 @@
-// One contract for both subscription stores: checkpoints, parked events, job instance index.
-import Database from "better-sqlite3";
+// The subscription store's contract, for every store: checkpoints, parked events, job instance index.
 import { describe, expect, it } from "vitest";
-import { aggregateRef, MemorySubscriptionStore, parkedId, SqliteSubscriptionStore, type EventMessage, type SubscriptionStore } from "../../../runtime/index.js";
-import { tempDbPath } from "../fixtures/stores.js";
+import { aggregateRef, parkedId, type EventMessage, type SubscriptionStore } from "../../../runtime/index.js";
+import { stores } from "../fixtures/stores.js";
 
-const factories: { name: string; open(): { store: SubscriptionStore; reopen(): SubscriptionStore } }[] = [
-  {
-    name: "memory",
-    open: () => {
-      const store = new MemorySubscriptionStore();
-      return { store, reopen: () => store };
-    },
+const factories = stores.map((f) => ({
+  name: f.name,
+  open() {
+    const opened = f.open();
+    return { store: opened.subscriptions, reopen: async (): Promise<SubscriptionStore> => (await f.reopen(opened)).subscriptions };
   },
-  {
-    name: "sqlite",
-    open: () => {
-      const path = tempDbPath();
-      const db = new Database(path);
-      return { store: new SqliteSubscriptionStore(db), reopen: () => (db.close(), new SqliteSubscriptionStore(new Database(path))) };
-    },
-  },
-];
+}));
 
 const event = (position: number): EventMessage => ({
   eventId: `e-${position}`,
@@ -35,14 +24,14 @@ const event = (position: number): EventMessage => ({
   position,
 });
 
-describe.each(factories)("SubscriptionStore ($name)", (factory) => {
+describe.each(factories)("subscription store contract: $name", (factory) => {
   it("keeps a checkpoint per subscription, 0 before any, durably", async () => {
     const { store, reopen } = factory.open();
     expect(await store.checkpoint("A.on")).toBe(0);
     await store.saveCheckpoint("A.on", 7);
     await store.saveCheckpoint("B.on", 3);
     await store.saveCheckpoint("A.on", 9);
-    const again = reopen();
+    const again = await reopen();
     expect([await again.checkpoint("A.on"), await again.checkpoint("B.on")]).toEqual([9, 3]);
   });
 
@@ -51,7 +40,7 @@ describe.each(factories)("SubscriptionStore ($name)", (factory) => {
     await store.park({ id: parkedId("A.on", 5), subscription: "A.on", position: 5, event: event(5), attempts: 3, error: "boom", parkedAt: 20 });
     await store.park({ id: parkedId("B.on", 2), subscription: "B.on", position: 2, event: event(2), attempts: 1, error: "bang", parkedAt: 10 });
     await store.park({ id: parkedId("A.on", 5), subscription: "A.on", position: 5, event: event(5), attempts: 4, error: "boom again", parkedAt: 30 });
-    const again = reopen();
+    const again = await reopen();
     const parked = await again.parked();
     expect(parked.map((p) => [p.id, p.attempts, p.error])).toEqual([
       ["B.on@2", 1, "bang"],
@@ -82,6 +71,6 @@ describe.each(factories)("SubscriptionStore ($name)", (factory) => {
     await store.rememberInstance(a);
     await store.rememberInstance(b);
     await store.rememberInstance(a);
-    expect(await reopen().instances()).toEqual([a, b]);
+    expect(await (await reopen()).instances()).toEqual([a, b]);
   });
 });

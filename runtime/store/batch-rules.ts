@@ -1,5 +1,7 @@
 import type { AggregateRef } from "../model/aggregate-ref.js";
-import { DuplicateRequestError, UnstorableCommitError, VersionConflictError, type AppendResult, type BatchEntry, type BatchOutcome, type Commit, type TimerSettlement } from "./journal.js";
+import { isCommitRefusal, VersionConflictError } from "./errors.js";
+import type { AppendResult, Commit } from "./event-store.js";
+import type { BatchEntry, BatchOutcome, TimerSettlement } from "./timer-store.js";
 
 /** What `commitBatch` needs of a store, all inside its one transaction. */
 export interface BatchWriter {
@@ -10,7 +12,7 @@ export interface BatchWriter {
 }
 
 /**
- * The rules of `Journal.commitBatch`, for a store to run inside its transaction: commits in order, a
+ * The rules of `TimerStore.commitBatch`, for a store to run inside its transaction: commits in order, a
  * refused one skipped with its settlement and with every later commit of its aggregate; then the
  * settlements of the rest.
  */
@@ -29,7 +31,7 @@ export function commitEntries(entries: readonly BatchEntry[], writer: BatchWrite
       settlements.push(settlement);
       return { ok: true, appended };
     } catch (error) {
-      if (!(error instanceof VersionConflictError || error instanceof DuplicateRequestError || error instanceof UnstorableCommitError)) throw error;
+      if (!isCommitRefusal(error)) throw error;
       refused.add(key);
       return { ok: false, error };
     }

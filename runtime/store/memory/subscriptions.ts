@@ -1,5 +1,5 @@
-import { refKey, type AggregateRef } from "../model/aggregate-ref.js";
-import type { ParkedEvent, SubscriptionStore } from "./subscription-store.js";
+import { refKey, type AggregateRef } from "../../model/aggregate-ref.js";
+import type { ParkedEvent, SubscriptionStore } from "../subscription-store.js";
 
 /** Subscription state in memory, for tests. Stores copies, like a real store. */
 export class MemorySubscriptionStore implements SubscriptionStore {

@@ -1,5 +1,8 @@
 import type Database from "better-sqlite3";
-import { timerRowV2 } from "./sqlite-rows.js";
+import { refKey, type AggregateRef } from "../../model/aggregate-ref.js";
+import type { Causation, CommandDraft } from "../../model/messages.js";
+import type { ScheduleRule } from "../../model/schedule-rule.js";
+import type { SpecData } from "../stored-json.js";
 
 /** A schema step: its SQL, then (optional) a rewrite of existing rows that SQL alone would not do exactly. */
 export interface Migration {
@@ -93,9 +96,55 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE wow_requests_v3 RENAME TO wow_requests;
     `,
   },
+  {
+    // Subscription state (checkpoints, parked events, the index of job instances), which earlier
+    // versions created outside the versioned schema when they were first used: one schema, one version.
+    version: 4,
+    sql: `
+      CREATE TABLE IF NOT EXISTS wow_subscription_checkpoints (
+        subscription TEXT PRIMARY KEY,
+        position INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS wow_subscription_parked (
+        id TEXT PRIMARY KEY,
+        subscription TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        error TEXT NOT NULL,
+        parked_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS wow_job_instances (
+        key TEXT PRIMARY KEY,
+        ref TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** The spec of a timer row written before schema version 2 (target and causation in full, in the spec). */
+interface SpecDataV1 {
+  readonly rule: ScheduleRule;
+  readonly command: CommandDraft;
+  readonly target?: AggregateRef;
+  readonly causation: Omit<Causation, "aggregate"> & { readonly aggregate?: AggregateRef };
+}
+
+/** Schema version 2's `target` column and `spec` of a version 1 row. */
+export function timerRowV2(specV1: string): { target: string | null; spec: string } {
+  const old = JSON.parse(specV1) as SpecDataV1;
+  const { aggregate, version, commandId, requestId } = old.causation;
+  const causation: SpecData["causation"] = {
+    version,
+    commandId,
+    ...(requestId === commandId ? {} : { requestId }),
+    ...(aggregate === undefined ? {} : { aggregate }),
+  };
+  const data: SpecData = { rule: old.rule, command: old.command, causation };
+  return { target: old.target === undefined ? null : refKey(old.target), spec: JSON.stringify(data) };
+}
 
 /** Creates or upgrades the schema in one transaction; refuses a database from a newer runtime. */
 export function migrate(db: Database.Database): number {
@@ -104,7 +153,7 @@ export function migrate(db: Database.Database): number {
     const row = db.prepare("SELECT value FROM wow_meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
     const current = row ? Number(row.value) : 0;
     if (current > SCHEMA_VERSION) {
-      throw new Error(`the journal's schema version ${current} is newer than this runtime's (${SCHEMA_VERSION})`);
+      throw new Error(`the database's schema version ${current} is newer than this runtime's (${SCHEMA_VERSION}): upgrade wowc to open it`);
     }
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;

@@ -1,25 +1,14 @@
-import { refKey, type AggregateRef } from "../model/aggregate-ref.js";
-import type { EventMessage } from "../model/messages.js";
-import {
-  DuplicateRequestError,
-  VersionConflictError,
-  type AppendResult,
-  type BatchEntry,
-  type BatchOutcome,
-  type Commit,
-  type DecisionRequest,
-  type DecisionInput,
-  type Journal,
-  type RequestRecord,
-  type StoredStream,
-  type TimerChange,
-  type TimerRow,
-  type TimerSettlement,
-  type TimerSpec,
-} from "./journal.js";
-import { commitEntries } from "./batch-commit.js";
-import { atPosition, commitData, toEvent } from "./sqlite-rows.js";
+import { slotRequestId } from "../../model/request-ids.js";
+import { refKey, type AggregateRef } from "../../model/aggregate-ref.js";
+import type { EventMessage } from "../../model/messages.js";
+import { commitEntries } from "../batch-rules.js";
+import { DuplicateRequestError, VersionConflictError } from "../errors.js";
+import type { AppendResult, Commit, DecisionInput, EventStore, RequestRecord, StoredStream, TimerChange, TimerSpec } from "../event-store.js";
+import type { Store } from "../store.js";
+import { atPosition, commitData, toEvent } from "../stored-json.js";
+import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
 import { MinHeap } from "./min-heap.js";
+import { MemorySubscriptionStore } from "./subscriptions.js";
 
 interface Stream {
   version: number;
@@ -28,11 +17,18 @@ interface Stream {
   requests: Map<string, RequestRecord>;
 }
 
-/** The journal in memory, for tests. Stores copies, like a real store. */
-export class MemoryJournal implements Journal {
+/**
+ * A store in memory, for tests: events, timers and subscription state of one host. Stores copies, and
+ * keeps exactly what the SQLite store's JSON would give back.
+ */
+export class MemoryStore implements Store, EventStore, TimerStore {
+  readonly kind = "memory";
+  readonly events: EventStore = this;
+  readonly timers: TimerStore = this;
+  readonly subscriptions = new MemorySubscriptionStore();
   private readonly streams = new Map<string, Stream>();
   private readonly log: EventMessage[] = [];
-  private readonly timers = new Map<string, TimerRow>();
+  private readonly timers_ = new Map<string, TimerRow>();
   private readonly timersByOwner = new Map<string, Map<string, string>>();
   /** Pending timers by fireAt; stale entries (fireAt moved, timer gone) are skipped lazily. */
   private readonly due = new MinHeap<string>();
@@ -57,12 +53,8 @@ export class MemoryJournal implements Journal {
     return this.appendNow(commit);
   }
 
-  async loadForDecisions(requests: readonly DecisionRequest[]): Promise<DecisionInput[]> {
-    return Promise.all(requests.map((r) => this.loadForDecision(r.aggregate, r.requestId)));
-  }
-
   /** Synchronous, so nothing interleaves: all or nothing as one transaction is. */
-  async commitBatch(entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
+  async commitBatch(_batch: DueBatch, entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
     return commitEntries(entries, { keyOf: refKey, append: (c) => this.appendNow(c), settle: (s) => this.settleNow(s) });
   }
 
@@ -82,7 +74,7 @@ export class MemoryJournal implements Journal {
     if (existing?.requests.has(commit.request.requestId)) throw new DuplicateRequestError(commit.aggregate, commit.request.requestId);
     const first = this.log.length + 1;
     const committed = commit.events.map((event, i) =>
-      toEvent([first + i, event.version, event.sequence, event.type, data.events[i]!], structuredClone(event.aggregate)),
+      toEvent({ position: first + i, version: event.version, sequence: event.sequence, type: event.type, data: data.events[i]! }, structuredClone(event.aggregate)),
     );
     const specs = commit.timers.map((change, i) => (change.kind === "set" ? storedSpec(change.timer, data.specs[i]!) : undefined));
     const request: RequestRecord = { ...commit.request };
@@ -106,38 +98,28 @@ export class MemoryJournal implements Journal {
     return structuredClone(this.log.slice(Math.max(0, after), Math.max(0, after) + limit));
   }
 
-  async claimDue(now: number, limit: number, leaseUntil: number, _owner: string): Promise<TimerRow[]> {
-    const claimed: TimerRow[] = [];
-    while (claimed.length < limit) {
-      const top = this.due.peek();
-      if (!top || top.key > now) break;
-      this.due.pop();
-      const row = this.timers.get(top.value);
-      if (!row || row.status !== "pending" || row.fireAt !== top.key) continue;
-      claimed.push(structuredClone(row));
-      this.put({ ...row, fireAt: leaseUntil });
-    }
-    return claimed;
-  }
-
-  async dueTimers(now: number, limit: number): Promise<TimerRow[]> {
+  /** Claims by reading (one host: its poller is the only claimer); the timers stay due until settled. */
+  async claimDue(now: number, limit: number, _lease: ClaimLease): Promise<DueBatch> {
     const due: TimerRow[] = [];
     while (due.length < limit) {
       const top = this.due.peek();
       if (!top || top.key > now) break;
       this.due.pop();
-      const row = this.timers.get(top.value);
+      const row = this.timers_.get(top.value);
       if (row && row.status === "pending" && row.fireAt === top.key) due.push(row);
     }
-    for (const row of due) this.due.push(row.fireAt, row.id); // read, not leased: still due
-    return structuredClone(due);
+    for (const row of due) this.due.push(row.fireAt, row.id);
+    const timers = structuredClone(due).sort((a, b) => a.due - b.due);
+    const inputs: DecisionInput[] = [];
+    for (const timer of timers) inputs.push(await this.loadForDecision(timer.target, slotRequestId(timer.id, timer.slot)));
+    return { timers, inputs };
   }
 
-  async nextFireAt(): Promise<number | undefined> {
+  async nextDueAt(): Promise<number | undefined> {
     for (;;) {
       const top = this.due.peek();
       if (!top) return undefined;
-      const row = this.timers.get(top.value);
+      const row = this.timers_.get(top.value);
       if (row && row.status === "pending" && row.fireAt === top.key) return top.key;
       this.due.pop();
     }
@@ -149,7 +131,7 @@ export class MemoryJournal implements Journal {
 
   private settleNow(settlements: readonly TimerSettlement[]): void {
     for (const { id, slot, outcome } of settlements) {
-      const row = this.timers.get(id);
+      const row = this.timers_.get(id);
       if (!row || row.slot !== slot || row.status !== "pending") continue;
       switch (outcome.kind) {
         case "done":
@@ -169,33 +151,27 @@ export class MemoryJournal implements Journal {
   }
 
   async timer(id: string): Promise<TimerRow | undefined> {
-    const row = this.timers.get(id);
+    const row = this.timers_.get(id);
     return row && structuredClone(row);
   }
 
   async timersOf(owner: AggregateRef): Promise<TimerRow[]> {
     const ids = this.timersByOwner.get(refKey(owner));
-    return ids ? [...ids.values()].map((id) => structuredClone(this.timers.get(id)!)) : [];
+    return ids ? [...ids.values()].map((id) => structuredClone(this.timers_.get(id)!)) : [];
   }
 
-  async pendingTimers(limit = 1000, tenantId?: string): Promise<TimerRow[]> {
-    return [...this.timers.values()]
-      .filter((row) => row.status === "pending" && (tenantId === undefined || row.owner.tenantId === tenantId))
-      .sort((a, b) => a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .slice(0, limit)
-      .map((row) => structuredClone(row));
-  }
-
-  async parked(limit = 1000, tenantId?: string): Promise<TimerRow[]> {
-    return [...this.timers.values()]
-      .filter((row) => row.status === "parked" && (tenantId === undefined || row.owner.tenantId === tenantId))
-      .sort((a, b) => (a.parkedAt ?? 0) - (b.parkedAt ?? 0))
-      .slice(0, limit)
+  async list(query: TimerQuery): Promise<TimerRow[]> {
+    const { status, tenantId } = query;
+    const order = status === "pending" ? (a: TimerRow, b: TimerRow) => a.due - b.due || compare(a.id, b.id) : (a: TimerRow, b: TimerRow) => (a.parkedAt ?? 0) - (b.parkedAt ?? 0) || compare(a.id, b.id);
+    return [...this.timers_.values()]
+      .filter((row) => row.status === status && (tenantId === undefined || row.owner.tenantId === tenantId))
+      .sort(order)
+      .slice(0, query.limit ?? 1000)
       .map((row) => structuredClone(row));
   }
 
   async redrive(id: string, now: number): Promise<boolean> {
-    const row = this.timers.get(id);
+    const row = this.timers_.get(id);
     if (!row || row.status !== "parked") return false;
     this.put({ ...row, status: "pending", attempts: 0, fireAt: now, parkedAt: undefined });
     return true;
@@ -217,7 +193,7 @@ export class MemoryJournal implements Journal {
   }
 
   private put(row: TimerRow): void {
-    this.timers.set(row.id, row);
+    this.timers_.set(row.id, row);
     const ownerKey = refKey(row.owner);
     const keys = this.timersByOwner.get(ownerKey) ?? new Map<string, string>();
     keys.set(row.key, row.id);
@@ -226,9 +202,9 @@ export class MemoryJournal implements Journal {
   }
 
   private remove(id: string): void {
-    const row = this.timers.get(id);
+    const row = this.timers_.get(id);
     if (!row) return;
-    this.timers.delete(id);
+    this.timers_.delete(id);
     const ownerKey = refKey(row.owner);
     const keys = this.timersByOwner.get(ownerKey);
     keys?.delete(row.key);
@@ -240,4 +216,8 @@ export class MemoryJournal implements Journal {
 function storedSpec(timer: TimerSpec, json: string): TimerSpec {
   const { rule, command } = JSON.parse(json) as Pick<TimerSpec, "rule" | "command">;
   return { ...structuredClone({ ...timer, rule: undefined, command: undefined }), rule, command };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -2,43 +2,43 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SCHEMA_VERSION, ScheduleRule, SqliteJournal, VersionConflictError, aggregateRef, refKey, type SqliteJournalOptions } from "../../runtime/index.js";
-import { refOfKey } from "../../runtime/journal/sqlite-rows.js";
-import { MIGRATIONS } from "../../runtime/journal/sqlite-schema.js";
-import { tempDbPath } from "./fixtures/stores.js";
+import { SCHEMA_VERSION, ScheduleRule, SqliteStore, VersionConflictError, aggregateRef, refKey, type SqliteStoreOptions } from "../../../runtime/index.js";
+import { refOfKey } from "../../../runtime/model/aggregate-ref.js";
+import { MIGRATIONS } from "../../../runtime/store/sqlite/schema.js";
+import { tempDbPath } from "../fixtures/stores.js";
 
 const A = aggregateRef("ctx", "agg", "a-1");
 
 describe("SQLite journal", () => {
   it("creates a file with the page size asked for; an existing file keeps its own", async () => {
     const path = tempDbPath();
-    const j = new SqliteJournal(path, { pageSize: 16384 });
+    const j = new SqliteStore(path, { pageSize: 16384 });
     expect(j.db.pragma("page_size", { simple: true })).toBe(16384);
     expect(j.db.pragma("journal_mode", { simple: true })).toBe("wal");
-    await j.append({ aggregate: A, expectedVersion: 0, events: [], request: { requestId: "r", version: 0, errorCode: "Ok" }, timers: [] });
+    await j.events.append({ aggregate: A, expectedVersion: 0, events: [], request: { requestId: "r", version: 0, errorCode: "Ok" }, timers: [] });
     await j.close();
-    const reopened = new SqliteJournal(path, { pageSize: 4096 });
+    const reopened = new SqliteStore(path, { pageSize: 4096 });
     expect(reopened.db.pragma("page_size", { simple: true })).toBe(16384);
-    expect(await reopened.findRequest(A, "r")).toBeDefined();
+    expect(await reopened.events.findRequest(A, "r")).toBeDefined();
     await reopened.close();
   });
 
   it("leaves the WAL file at its size after a checkpoint, or cuts it back to walSizeLimitMb", async () => {
     const walAfterBurst = async (options: { walSizeLimitMb?: number }) => {
       const path = tempDbPath();
-      const j = new SqliteJournal(path, options);
+      const j = new SqliteStore(path, options);
       // A burst of about 3 MB, checkpointed when idle; the next commit starts the WAL over.
       const body = { text: "x".repeat(3000) };
       for (let v = 1; v <= 1000; v++) {
         const event = { eventId: `e${v}`, type: "ctx.E", body, aggregate: A, version: v, sequence: 1, commandId: `c${v}`, requestId: `c${v}`, createdAt: v };
-        await j.append({ aggregate: A, expectedVersion: v - 1, events: [event], request: { requestId: `c${v}`, version: v, errorCode: "Ok" }, timers: [] });
+        await j.events.append({ aggregate: A, expectedVersion: v - 1, events: [event], request: { requestId: `c${v}`, version: v, errorCode: "Ok" }, timers: [] });
       }
       const limit = j.db.pragma("journal_size_limit", { simple: true });
       const burst = statSync(`${path}-wal`).size;
       await j.idle();
-      await j.append({ aggregate: A, expectedVersion: 1000, events: [], request: { requestId: "after", version: 1000, errorCode: "Ok" }, timers: [] });
+      await j.events.append({ aggregate: A, expectedVersion: 1000, events: [], request: { requestId: "after", version: 1000, errorCode: "Ok" }, timers: [] });
       const after = statSync(`${path}-wal`).size;
-      expect(await j.findRequest(A, "after")).toBeDefined();
+      expect(await j.events.findRequest(A, "after")).toBeDefined();
       await j.close();
       return { limit, burst, after };
     };
@@ -64,11 +64,11 @@ describe("SQLite journal", () => {
     ];
     for (const [options, message] of bad) {
       const path = tempDbPath();
-      expect(() => new SqliteJournal(path, options as SqliteJournalOptions)).toThrow(message);
+      expect(() => new SqliteStore(path, options as SqliteStoreOptions)).toThrow(message);
       expect(existsSync(path)).toBe(false);
     }
     for (const good of [{ pageSize: 512 }, { pageSize: 65536 }, { walSizeLimitMb: 0 }, { walAutocheckpoint: 0 }, { synchronous: "FULL" as const }]) {
-      const j = new SqliteJournal(tempDbPath(), good);
+      const j = new SqliteStore(tempDbPath(), good);
       expect(j.schemaVersion).toBe(SCHEMA_VERSION);
       j.db.close();
     }
@@ -86,28 +86,28 @@ describe("SQLite journal", () => {
 
   it("creates its schema, records schema_version, uses WAL", async () => {
     const path = tempDbPath();
-    const j = new SqliteJournal(path);
+    const j = new SqliteStore(path);
     expect(j.schemaVersion).toBe(SCHEMA_VERSION);
     expect(j.db.pragma("journal_mode", { simple: true })).toBe("wal");
     const row = j.db.prepare("SELECT value FROM wow_meta WHERE key = 'schema_version'").get() as { value: string };
     expect(Number(row.value)).toBe(SCHEMA_VERSION);
     await j.close();
     // reopening migrates nothing and keeps the version
-    const again = new SqliteJournal(path);
+    const again = new SqliteStore(path);
     expect(again.schemaVersion).toBe(SCHEMA_VERSION);
     await again.close();
   });
 
   it("refuses a database written by a newer runtime", async () => {
     const path = tempDbPath();
-    await new SqliteJournal(path).close();
+    await new SqliteStore(path).close();
     const db = new Database(path);
     db.prepare("UPDATE wow_meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION + 1));
     db.close();
-    expect(() => new SqliteJournal(path)).toThrow(/newer/);
+    expect(() => new SqliteStore(path)).toThrow(/newer/);
   });
 
-  it("upgrades a version 1 journal: its timers and recorded requests read back unchanged", async () => {
+  it("upgrades a version 1 store: its timers and recorded requests read back unchanged", async () => {
     const path = tempDbPath();
     const db = new Database(path);
     db.exec("CREATE TABLE wow_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
@@ -130,12 +130,12 @@ describe("SQLite journal", () => {
     db.prepare("INSERT INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)").run(refKey(A), "r-old", 3, "Ok");
     db.prepare("INSERT INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)").run(refKey(B), "r-old", 1, "Rejected");
     db.close();
-    const j = new SqliteJournal(path);
+    const j = new SqliteStore(path);
     expect(j.schemaVersion).toBe(SCHEMA_VERSION);
-    expect(await j.findRequest(A, "r-old")).toEqual({ requestId: "r-old", version: 3, errorCode: "Ok" });
-    expect(await j.findRequest(B, "r-old")).toEqual({ requestId: "r-old", version: 1, errorCode: "Rejected" });
-    expect(await j.findRequest(A, "r-new")).toBeUndefined();
-    expect(await j.timer("t1")).toEqual({
+    expect(await j.events.findRequest(A, "r-old")).toEqual({ requestId: "r-old", version: 3, errorCode: "Ok" });
+    expect(await j.events.findRequest(B, "r-old")).toEqual({ requestId: "r-old", version: 1, errorCode: "Rejected" });
+    expect(await j.events.findRequest(A, "r-new")).toBeUndefined();
+    expect(await j.timers.timer("t1")).toEqual({
       id: "t1",
       owner: A,
       key: "k1",
@@ -149,15 +149,15 @@ describe("SQLite journal", () => {
       fireAt: 9000,
       attempts: 0,
     });
-    expect(await j.timer("t2")).toMatchObject({ target: B, causation: { aggregate: B, version: 2, commandId: "c2", requestId: "r2" }, status: "parked", attempts: 10, lastError: "boom" });
-    expect((await j.dueTimers(9000, 10)).map((t) => t.id)).toEqual(["t1"]);
+    expect(await j.timers.timer("t2")).toMatchObject({ target: B, causation: { aggregate: B, version: 2, commandId: "c2", requestId: "r2" }, status: "parked", attempts: 10, lastError: "boom" });
+    expect((await j.timers.claimDue(9000, 10, { owner: "me", until: 10_000 })).timers.map((t) => t.id)).toEqual(["t1"]);
     await j.close();
   });
 
   it("keeps events, request ids and timers across a reopen of the file", async () => {
     const path = tempDbPath();
-    const j = new SqliteJournal(path);
-    await j.append({
+    const j = new SqliteStore(path);
+    await j.events.append({
       aggregate: A,
       expectedVersion: 0,
       events: [{ eventId: "e1", type: "ctx.E", body: { x: 1 }, aggregate: A, version: 1, sequence: 1, commandId: "c", requestId: "r", createdAt: 5 }],
@@ -170,18 +170,18 @@ describe("SQLite journal", () => {
       ],
     });
     // no close: as if the process died after the append returned
-    const reopened = new SqliteJournal(path);
-    expect((await reopened.load(A)).events.map((e) => e.eventId)).toEqual(["e1"]);
-    expect(await reopened.findRequest(A, "r")).toBeDefined();
-    expect((await reopened.timersOf(A)).map((t) => t.id)).toEqual(["t"]);
+    const reopened = new SqliteStore(path);
+    expect((await reopened.events.load(A)).events.map((e) => e.eventId)).toEqual(["e1"]);
+    expect(await reopened.events.findRequest(A, "r")).toBeDefined();
+    expect((await reopened.timers.timersOf(A)).map((t) => t.id)).toEqual(["t"]);
     await reopened.close();
     await j.close();
   });
 
-  it("checks a batch's versions against what another process committed after the batch's load", async () => {
+  it("checks a batch's versions against what another process committed after the batch's claim", async () => {
     const path = tempDbPath();
-    const j = new SqliteJournal(path);
-    const other = new SqliteJournal(path);
+    const j = new SqliteStore(path);
+    const other = new SqliteStore(path);
     const at = (version: number, requestId: string) => ({
       aggregate: A,
       expectedVersion: version,
@@ -189,24 +189,26 @@ describe("SQLite journal", () => {
       request: { requestId, version: version + 1, errorCode: "Ok" },
       timers: [],
     });
-    await j.append(at(0, "r1"));
-    const [input] = await j.loadForDecisions([{ aggregate: A, requestId: "r2" }]);
-    expect(input!.stream!.version).toBe(1);
-    await other.append(at(1, "r3"));
-    const outcomes = await j.commitBatch([{ commit: at(1, "r2"), settlement: { id: "none", slot: 1, outcome: { kind: "done" } } }]);
+    const timer = { id: "t", owner: A, key: "k", rule: ScheduleRule.at(1), command: { type: "ctx.C", body: {} }, target: A, causation: { aggregate: A, version: 1, commandId: "r1", requestId: "r1" }, slot: 1, due: 1 };
+    await j.events.append({ ...at(0, "r1"), timers: [{ kind: "set", timer }] });
+    const batch = await j.timers.claimDue(10, 10, { owner: "me", until: 100 });
+    expect(batch.inputs[0]!.stream!.version).toBe(1);
+    await other.events.append(at(1, "r3"));
+    const outcomes = await j.timers.commitBatch(batch, [{ commit: at(1, "t#1"), settlement: { id: "t", slot: 1, outcome: { kind: "done" } } }]);
     expect(outcomes[0]).toMatchObject({ ok: false, error: expect.any(VersionConflictError) });
-    expect((await j.load(A)).events.map((e) => e.eventId)).toEqual(["r1", "r3"]);
+    expect((await j.events.load(A)).events.map((e) => e.eventId)).toEqual(["r1", "r3"]);
+    expect(await j.timers.timer("t")).toMatchObject({ status: "pending" });
     await other.close();
     await j.close();
   });
 
   it("idle() copies the WAL into the database file (a checkpoint); commits alone leave it in the WAL", async () => {
     const path = tempDbPath();
-    const j = new SqliteJournal(path);
+    const j = new SqliteStore(path);
     const body = { text: "x".repeat(2_000) };
     for (let v = 0; v < 200; v++) {
       const requestId = `r${v}`;
-      await j.append({
+      await j.events.append({
         aggregate: A,
         expectedVersion: v,
         events: [{ eventId: requestId, type: "ctx.E", body, aggregate: A, version: v + 1, sequence: 1, commandId: requestId, requestId, createdAt: 5 }],
@@ -217,12 +219,12 @@ describe("SQLite journal", () => {
     const before = statSync(path).size;
     await j.idle();
     expect(statSync(path).size).toBeGreaterThan(before + 200 * 2_000);
-    expect((await j.load(A)).events).toHaveLength(200);
+    expect((await j.events.load(A)).events).toHaveLength(200);
     await j.close();
   });
 
   it("claims with an indexed, limited query (never a scan of all pending timers)", () => {
-    const j = new SqliteJournal(tempDbPath());
+    const j = new SqliteStore(tempDbPath());
     const plan = j.db
       .prepare("EXPLAIN QUERY PLAN SELECT id FROM wow_timers WHERE status = 0 AND fire_at <= 5 ORDER BY fire_at LIMIT 10")
       .all() as { detail: string }[];

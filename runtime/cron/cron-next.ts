@@ -1,4 +1,4 @@
-import { CronExpression } from "../cron/index.js";
+import { CronExpression } from "./cron-expression.js";
 
 /**
  * The next due time of a cron rule strictly after `afterMs`, or undefined when it never fires again.

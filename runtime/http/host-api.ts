@@ -1,0 +1,38 @@
+// What the HTTP API needs of a host: its routes, a way to send commands, and the operators' views and
+// actions. The host implements it; the HTTP layer never sees the concrete host.
+import type { JobInstanceView } from "../jobs/job-manager.js";
+import type { CommandResult } from "../model/command-result.js";
+import type { CommandMessage } from "../model/messages.js";
+import type { AggregateRegistration } from "../model/registration.js";
+import type { SagaJobRegistration } from "../model/saga-registration.js";
+import type { ParkedEvent } from "../store/subscription-store.js";
+import type { TimerRow } from "../store/timer-store.js";
+
+export interface RedriveOutcome {
+  readonly found: boolean;
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
+/** The jobs as operators reach them. */
+export interface JobAdmin {
+  /** How many journal partitions there are: a sharded job has one instance per partition. */
+  readonly partitions: number;
+  job(context: string, name: string): SagaJobRegistration | undefined;
+  /** Every known instance, of one tenant when given. */
+  list(tenantId?: string): Promise<JobInstanceView[]>;
+}
+
+export interface HttpHost {
+  readonly aggregates: readonly AggregateRegistration[];
+  readonly jobs: JobAdmin;
+  send(command: CommandMessage): Promise<CommandResult>;
+  pendingTimers(limit: number, tenantId?: string): Promise<TimerRow[]>;
+  parked(limit: number, tenantId?: string): Promise<{ timers: TimerRow[]; events: ParkedEvent[] }>;
+  timer(id: string): Promise<TimerRow | undefined>;
+  parkedEvent(id: string): Promise<ParkedEvent | undefined>;
+  redriveTimer(id: string): Promise<boolean>;
+  redriveEvent(id: string): Promise<RedriveOutcome>;
+  /** Resolves true once this host's subscriptions (every one, or the sagas' event handlers) have passed `position`; false after `timeoutMs`. */
+  waitForHandlers(position: number, sagasOnly: boolean, timeoutMs: number): Promise<boolean>;
+}

@@ -1,0 +1,12 @@
+// The request ids the runtime derives, defined once: a redelivered slot or a re-handled event sends
+// the same requests, which its target recognises as duplicates and does not decide again.
+
+/** The request id of a timer's slot: `timer#slot`. */
+export function slotRequestId(timer: string, slot: number): string {
+  return `${timer}#${slot}`;
+}
+
+/** The request id of the `index`-th (0-based) command derived from an event: `<eventId>-<index>`. */
+export function derivedRequestId(eventId: string, index: number): string {
+  return `${eventId}-${index}`;
+}

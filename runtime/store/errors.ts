@@ -1,0 +1,46 @@
+// What a store refuses a commit for: the commit's own fault, never the store's. A refused commit
+// writes nothing.
+import type { AggregateRef } from "../model/aggregate-ref.js";
+
+export class VersionConflictError extends Error {
+  constructor(readonly aggregate: AggregateRef, readonly expected: number, readonly actual: number) {
+    super(`version conflict on ${aggregate.context}.${aggregate.aggregate}/${aggregate.id}: expected ${expected}, found ${actual}`);
+    this.name = "VersionConflictError";
+  }
+}
+
+export class DuplicateRequestError extends Error {
+  constructor(readonly aggregate: AggregateRef, readonly requestId: string) {
+    super(`request ${requestId} was already decided for ${aggregate.context}.${aggregate.aggregate}/${aggregate.id}`);
+    this.name = "DuplicateRequestError";
+  }
+}
+
+/**
+ * A commit holding a value the store cannot keep. What is stored is exactly what a JSON round trip of
+ * it gives back, so an event body or a scheduled command holding anything that would not come back as
+ * it is — a Date, Map, Set, RegExp, class instance, function, symbol, BigInt, NaN or ±Infinity,
+ * `undefined` in an array, a cycle — is refused, as is an event whose type is not a non-empty string.
+ * (An `undefined` object property is left out, as JSON leaves it out; -0 is stored as 0.) Found before
+ * anything is written, so it fails that commit alone. `where`: the event (its number in the commit and
+ * type) or the schedule; `problem`: the offending value's path and what it is, e.g. `body.since: a Date`.
+ */
+export class UnstorableCommitError extends Error {
+  constructor(
+    readonly aggregate: AggregateRef,
+    readonly requestId: string,
+    readonly where: string,
+    readonly problem: string,
+    cause?: unknown,
+  ) {
+    super(`cannot store the commit of request ${requestId} on ${aggregate.context}.${aggregate.aggregate}/${aggregate.id}: ${where}: ${problem}`, cause === undefined ? undefined : { cause });
+    this.name = "UnstorableCommitError";
+  }
+}
+
+/** A refusal of one commit (as opposed to a failure of the store). */
+export type CommitRefusal = VersionConflictError | DuplicateRequestError | UnstorableCommitError;
+
+export function isCommitRefusal(error: unknown): error is CommitRefusal {
+  return error instanceof VersionConflictError || error instanceof DuplicateRequestError || error instanceof UnstorableCommitError;
+}

@@ -1,0 +1,129 @@
+// One SQLite connection and the writes every commit path shares: a commit checked then written, its
+// schedule changes, and slot settlements, each inside the caller's transaction.
+import Database from "better-sqlite3";
+import { refKey, refOfKey, sameRef, type AggregateRef } from "../../model/aggregate-ref.js";
+import type { EventMessage } from "../../model/messages.js";
+import { slotRequestId } from "../../model/request-ids.js";
+import { DuplicateRequestError, UnstorableCommitError, VersionConflictError } from "../errors.js";
+import type { AppendResult, Commit, StoredStream, TimerChange } from "../event-store.js";
+import { atPosition, toEvent, type CommitData } from "../stored-json.js";
+import type { TimerSettlement } from "../timer-store.js";
+import { checkOptions, configure, type SqliteStoreOptions } from "./options.js";
+import { migrate } from "./schema.js";
+import { prepareStatements, type Statements } from "./statements.js";
+
+/** A stream's state as read: its version (0: none) and whether it is deleted. */
+export interface StreamState {
+  version: number;
+  deleted: boolean;
+}
+
+export class SqliteConnection {
+  readonly db: Database.Database;
+  readonly schemaVersion: number;
+  readonly stmt: Statements;
+  private readonly keys = new WeakMap<AggregateRef, string>();
+
+  constructor(readonly path: string, options: SqliteStoreOptions) {
+    checkOptions(options);
+    this.db = new Database(path);
+    configure(this.db, options);
+    this.db.function("wow_slot_request", { deterministic: true }, (id, slot) => slotRequestId(String(id), Number(slot)));
+    this.schemaVersion = migrate(this.db);
+    this.stmt = prepareStatements(this.db);
+  }
+
+  /** `refKey`, computed once per ref object (a delivery's target is looked up, loaded and appended to). */
+  keyOf(ref: AggregateRef): string {
+    let key = this.keys.get(ref);
+    if (key === undefined) {
+      key = refKey(ref);
+      this.keys.set(ref, key);
+    }
+    return key;
+  }
+
+  /** Tells `keyOf` the key of a ref read from a row (no JSON made again). */
+  knowKey(ref: AggregateRef, key: string): void {
+    this.keys.set(ref, key);
+  }
+
+  streamState(key: string): StreamState {
+    const row = this.stmt.streamState.get(key)!;
+    return { version: row.version ?? 0, deleted: row.deleted === 1 };
+  }
+
+  /** The stream `key` whose state was read as (`version`, `deleted`): its events are read only when it has any. */
+  streamOf(key: string, version: number | null, deleted: number): StoredStream {
+    if (version === null) return { version: 0, deleted: deleted === 1, events: [] };
+    const aggregate = refOfKey(key);
+    return { version, deleted: deleted === 1, events: this.stmt.streamEvents.all(key).map((row) => toEvent(row, aggregate)) };
+  }
+
+  /**
+   * Checks first, then writes: a refused commit has written nothing. `data`: its JSON, or why it has
+   * none (thrown). `known`: stream states current in this transaction (nothing written since they were
+   * read but by this transaction, which keeps them up to date); a stream not in it is read.
+   */
+  writeCommit(commit: Commit, data: CommitData | UnstorableCommitError, known?: Map<string, StreamState>): AppendResult {
+    if (data instanceof UnstorableCommitError) throw data;
+    const key = this.keyOf(commit.aggregate);
+    const stream = known?.get(key) ?? this.streamState(key);
+    const version = stream.version;
+    if (commit.expectedVersion !== undefined && version !== commit.expectedVersion) {
+      throw new VersionConflictError(commit.aggregate, commit.expectedVersion, version);
+    }
+    const { request } = commit;
+    if (this.stmt.insertRequest.run(key, request.requestId, request.version, request.errorCode).changes === 0) {
+      throw new DuplicateRequestError(commit.aggregate, request.requestId);
+    }
+    const committed: EventMessage[] = [];
+    commit.events.forEach((event, i) => {
+      const position = Number(this.stmt.insertEvent.run(key, event.version, event.sequence, event.type, data.events[i]!).lastInsertRowid);
+      committed.push(atPosition(event, position));
+    });
+    const newVersion = committed.length > 0 ? committed[0]!.version : version;
+    if (commit.deleted && !stream.deleted) this.stmt.markDeleted.run(key);
+    this.applyTimerChanges(key, commit.timers, data.specs);
+    known?.set(key, { version: newVersion, deleted: stream.deleted || commit.deleted === true });
+    return { version: newVersion, events: committed };
+  }
+
+  /** A commit's schedule changes, in order, for its stream `key`; `specs[i]`: change i's spec JSON (`commitData`). */
+  applyTimerChanges(key: string, changes: readonly TimerChange[], specs: CommitData["specs"]): void {
+    changes.forEach((change, i) => {
+      if (change.kind === "cancelAll") this.stmt.cancelTimersOf.run(key);
+      else if (change.kind === "cancel") this.stmt.cancelTimer.run(key, change.key);
+      else {
+        const t = change.timer;
+        this.stmt.setTimer.run(t.id, key, t.key, sameRef(t.target, t.owner) ? null : this.keyOf(t.target), specs[i]!, t.slot, t.due, t.due);
+      }
+    });
+  }
+
+  /** Settles inside the caller's transaction: ended slots together, the others one by one. */
+  settle(settlements: readonly TimerSettlement[]): void {
+    const done: [string, number][] = [];
+    for (const { id, slot, outcome } of settlements) {
+      switch (outcome.kind) {
+        case "done":
+          done.push([id, slot]);
+          break;
+        case "next":
+          this.stmt.settleNext.run(outcome.slot, outcome.due, outcome.due, id, slot);
+          break;
+        case "retry":
+          this.stmt.settleRetry.run(outcome.attempts, outcome.fireAt, outcome.error, id, slot);
+          break;
+        case "park":
+          this.stmt.settlePark.run(outcome.attempts, outcome.error, outcome.at, id, slot);
+          break;
+      }
+    }
+    if (done.length > 0) this.stmt.settleDone.run(JSON.stringify(done));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

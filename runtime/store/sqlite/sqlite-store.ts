@@ -1,0 +1,42 @@
+// The embedded default store: one SQLite file (WAL), schema created and versioned by the runtime. It
+// serves one host.
+import type Database from "better-sqlite3";
+import type { Store } from "../store.js";
+import { SqliteConnection } from "./connection.js";
+import { SqliteEventStore } from "./events.js";
+import type { SqliteStoreOptions } from "./options.js";
+import { SqliteSubscriptionStore } from "./subscriptions.js";
+import { SqliteTimerStore } from "./timers.js";
+
+export class SqliteStore implements Store {
+  readonly kind = "sqlite";
+  readonly connection: SqliteConnection;
+  readonly events: SqliteEventStore;
+  readonly timers: SqliteTimerStore;
+  readonly subscriptions: SqliteSubscriptionStore;
+
+  constructor(readonly path: string, options: SqliteStoreOptions = {}) {
+    this.connection = new SqliteConnection(path, options);
+    this.events = new SqliteEventStore(this.connection);
+    this.timers = new SqliteTimerStore(this.connection);
+    this.subscriptions = new SqliteSubscriptionStore(this.connection);
+  }
+
+  /** The better-sqlite3 connection (for tests and tools). */
+  get db(): Database.Database {
+    return this.connection.db;
+  }
+
+  get schemaVersion(): number {
+    return this.connection.schemaVersion;
+  }
+
+  /** Copies the WAL into the database file (a PASSIVE checkpoint: it never waits for other connections). */
+  async idle(): Promise<void> {
+    this.connection.db.pragma("wal_checkpoint(PASSIVE)");
+  }
+
+  async close(): Promise<void> {
+    this.connection.close();
+  }
+}

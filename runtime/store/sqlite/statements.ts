@@ -1,0 +1,163 @@
+// Every SQL statement of the SQLite store, one named text each (rows read by column name). Stream keys
+// are `refKey`s; `wow_slot_request(id, slot)` is `slotRequestId`, registered on the connection, so the
+// request-id format is defined once, in JS.
+import type Database from "better-sqlite3";
+
+/** The timer columns every timer read returns. */
+const TIMER = "t.id, t.owner, t.spec, t.key, t.slot, t.due, t.fire_at, t.status, t.attempts, t.last_error, t.parked_at, t.target";
+
+/** Columns `version` (null: no events) and `deleted` (0/1) of the stream `stream` (an SQL expression). */
+const streamState = (stream: string) => `(SELECT e.version FROM wow_events AS e WHERE e.stream = ${stream} ORDER BY e.version DESC LIMIT 1) AS version,
+  EXISTS (SELECT 1 FROM wow_deleted AS d WHERE d.stream = ${stream}) AS deleted`;
+
+export const SQL = {
+  /** A stream's version is its last event's (one index seek); a deleted stream has a `wow_deleted` row. */
+  streamState: `SELECT ${streamState("k.stream")} FROM (SELECT ? AS stream) AS k`,
+  streamEvents: "SELECT position, version, sequence, type, data FROM wow_events WHERE stream = ? ORDER BY version, sequence",
+  request: "SELECT version, error_code FROM wow_requests WHERE stream = ? AND request_id = ?",
+  streamAndRequest: `SELECT ${streamState("k.stream")}, r.version AS request_version, r.error_code
+    FROM (SELECT ? AS stream) AS k
+    LEFT JOIN wow_requests AS r ON r.stream = k.stream AND r.request_id = ?`,
+  insertRequest: "INSERT OR IGNORE INTO wow_requests (stream, request_id, version, error_code) VALUES (?, ?, ?, ?)",
+  markDeleted: "INSERT OR IGNORE INTO wow_deleted (stream) VALUES (?)",
+  insertEvent: "INSERT INTO wow_events (stream, version, sequence, type, data) VALUES (?, ?, ?, ?, ?)",
+  lastPosition: "SELECT max(position) AS position FROM wow_events",
+  readEvents: "SELECT position, version, sequence, type, data, stream FROM wow_events WHERE position > ? ORDER BY position LIMIT ?",
+  /** Changes by this connection and by others: equal marks mean nothing was written in between. */
+  writeMark: "SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version()) AS data_version",
+
+  /** Setting a key again replaces its timer (new id, spec and slot; pending, attempts reset) in one statement. */
+  setTimer: `INSERT INTO wow_timers (id, owner, key, target, spec, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (owner, key) DO UPDATE SET id = excluded.id, target = excluded.target, spec = excluded.spec, slot = excluded.slot, due = excluded.due,
+      fire_at = excluded.fire_at, status = 0, attempts = 0, last_error = NULL, parked_at = NULL`,
+  cancelTimer: "DELETE FROM wow_timers WHERE owner = ? AND key = ?",
+  cancelTimersOf: "DELETE FROM wow_timers WHERE owner = ?",
+  /** Due timers, earliest first, each with what its current slot's command meets: its target stream's state and the slot's request record. */
+  dueWithInputs: `SELECT ${TIMER}, t.rowid AS row, ${streamState("t.stream")}, r.version AS request_version, r.error_code
+    FROM (SELECT *, rowid, coalesce(target, owner) AS stream FROM wow_timers WHERE status = 0 AND fire_at <= ? ORDER BY fire_at LIMIT ?) AS t
+    LEFT JOIN wow_requests AS r ON r.request_id = wow_slot_request(t.id, t.slot) AND r.stream = t.stream
+    ORDER BY t.due`,
+  nextDueAt: "SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0",
+  /** Ends many slots at once: the parameter is a JSON array of [id, slot]. */
+  settleDone: `DELETE FROM wow_timers WHERE rowid IN (
+    SELECT t.rowid FROM json_each(?) AS j JOIN wow_timers AS t ON t.id = j.value ->> 0 AND t.slot = j.value ->> 1 AND t.status = 0)`,
+  settleNext: "UPDATE wow_timers SET slot = ?, due = ?, fire_at = ?, attempts = 0, last_error = NULL WHERE id = ? AND slot = ? AND status = 0",
+  settleRetry: "UPDATE wow_timers SET attempts = ?, fire_at = ?, last_error = ? WHERE id = ? AND slot = ? AND status = 0",
+  settlePark: "UPDATE wow_timers SET status = 1, attempts = ?, last_error = ?, parked_at = ? WHERE id = ? AND slot = ? AND status = 0",
+  timer: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.id = ?`,
+  timersOf: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.owner = ? ORDER BY t.key`,
+  pendingTimers: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.status = 0 ORDER BY t.due, t.id LIMIT ?`,
+  parkedTimers: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.status = 1 ORDER BY t.parked_at, t.id LIMIT ?`,
+  // A tenant's listings: the owner key is refKey's JSON array, the tenant its third element.
+  pendingTimersOf: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.status = 0 AND json_extract(t.owner, '$[2]') = ? ORDER BY t.due, t.id LIMIT ?`,
+  parkedTimersOf: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.status = 1 AND json_extract(t.owner, '$[2]') = ? ORDER BY t.parked_at, t.id LIMIT ?`,
+  redrive: "UPDATE wow_timers SET status = 0, attempts = 0, fire_at = ?, parked_at = NULL WHERE id = ? AND status = 1",
+
+  checkpoint: "SELECT position FROM wow_subscription_checkpoints WHERE subscription = ?",
+  saveCheckpoint: "INSERT INTO wow_subscription_checkpoints (subscription, position) VALUES (?, ?) ON CONFLICT (subscription) DO UPDATE SET position = excluded.position",
+  park: `INSERT INTO wow_subscription_parked (id, subscription, position, event, attempts, error, parked_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET attempts = excluded.attempts, error = excluded.error, parked_at = excluded.parked_at`,
+  parkedEvents: "SELECT id, subscription, position, event, attempts, error, parked_at FROM wow_subscription_parked ORDER BY parked_at, id LIMIT ?",
+  parkedEventsOf: `SELECT id, subscription, position, event, attempts, error, parked_at FROM wow_subscription_parked
+    WHERE json_extract(event, '$.aggregate.tenantId') = ? ORDER BY parked_at, id LIMIT ?`,
+  parkedEvent: "SELECT id, subscription, position, event, attempts, error, parked_at FROM wow_subscription_parked WHERE id = ?",
+  unpark: "DELETE FROM wow_subscription_parked WHERE id = ?",
+  rememberInstance: "INSERT OR IGNORE INTO wow_job_instances (key, ref) VALUES (?, ?)",
+  instances: "SELECT ref FROM wow_job_instances ORDER BY key",
+} as const;
+
+/** A stream's state as `streamState` reads it. */
+export interface StreamStateRow {
+  readonly version: number | null;
+  readonly deleted: number;
+}
+
+export interface StreamAndRequestRow extends StreamStateRow {
+  readonly request_version: number | null;
+  readonly error_code: string | null;
+}
+
+export interface EventRow {
+  readonly position: number;
+  readonly version: number;
+  readonly sequence: number;
+  readonly type: string;
+  readonly data: string;
+}
+
+/** A timer's columns as every timer read returns them. */
+export interface TimerColumns {
+  readonly id: string;
+  readonly owner: string;
+  readonly spec: string;
+  readonly key: string;
+  readonly slot: number;
+  readonly due: number;
+  readonly fire_at: number;
+  readonly status: number;
+  readonly attempts: number;
+  readonly last_error: string | null;
+  readonly parked_at: number | null;
+  readonly target: string | null;
+}
+
+/** A due timer (`dueWithInputs`): its columns, its rowid, its target stream's state and its slot's request record. */
+export interface DueRow extends TimerColumns, StreamAndRequestRow {
+  readonly row: number;
+}
+
+export interface ParkedEventRow {
+  readonly id: string;
+  readonly subscription: string;
+  readonly position: number;
+  readonly event: string;
+  readonly attempts: number;
+  readonly error: string;
+  readonly parked_at: number;
+}
+
+/** The statements, prepared on one connection (their parameters and rows typed here). */
+export interface Statements {
+  readonly streamState: Database.Statement<[string], StreamStateRow>;
+  readonly streamEvents: Database.Statement<[string], EventRow>;
+  readonly request: Database.Statement<[string, string], { version: number; error_code: string }>;
+  readonly streamAndRequest: Database.Statement<[string, string], StreamAndRequestRow>;
+  readonly insertRequest: Database.Statement<[string, string, number, string]>;
+  readonly markDeleted: Database.Statement<[string]>;
+  readonly insertEvent: Database.Statement<[string, number, number, string, string]>;
+  readonly lastPosition: Database.Statement<[], { position: number | null }>;
+  readonly readEvents: Database.Statement<[number, number], EventRow & { stream: string }>;
+  readonly writeMark: Database.Statement<[], { changes: number; data_version: number }>;
+  readonly setTimer: Database.Statement<[string, string, string, string | null, string, number, number, number]>;
+  readonly cancelTimer: Database.Statement<[string, string]>;
+  readonly cancelTimersOf: Database.Statement<[string]>;
+  readonly dueWithInputs: Database.Statement<[number, number], DueRow>;
+  readonly nextDueAt: Database.Statement<[], { at: number | null }>;
+  readonly settleDone: Database.Statement<[string]>;
+  readonly settleNext: Database.Statement<[number, number, number, string, number]>;
+  readonly settleRetry: Database.Statement<[number, number, string, string, number]>;
+  readonly settlePark: Database.Statement<[number, string, number, string, number]>;
+  readonly timer: Database.Statement<[string], TimerColumns>;
+  readonly timersOf: Database.Statement<[string], TimerColumns>;
+  readonly pendingTimers: Database.Statement<[number], TimerColumns>;
+  readonly parkedTimers: Database.Statement<[number], TimerColumns>;
+  readonly pendingTimersOf: Database.Statement<[string, number], TimerColumns>;
+  readonly parkedTimersOf: Database.Statement<[string, number], TimerColumns>;
+  readonly redrive: Database.Statement<[number, string]>;
+  readonly checkpoint: Database.Statement<[string], { position: number }>;
+  readonly saveCheckpoint: Database.Statement<[string, number]>;
+  readonly park: Database.Statement<[string, string, number, string, number, string, number]>;
+  readonly parkedEvents: Database.Statement<[number], ParkedEventRow>;
+  readonly parkedEventsOf: Database.Statement<[string, number], ParkedEventRow>;
+  readonly parkedEvent: Database.Statement<[string], ParkedEventRow>;
+  readonly unpark: Database.Statement<[string]>;
+  readonly rememberInstance: Database.Statement<[string, string]>;
+  readonly instances: Database.Statement<[], { ref: string }>;
+}
+
+/** Prepares every statement of `SQL` on `db`. */
+export function prepareStatements(db: Database.Database): Statements {
+  const prepared: Record<string, Database.Statement> = {};
+  for (const [name, sql] of Object.entries(SQL)) prepared[name] = db.prepare(sql);
+  return prepared as unknown as Statements;
+}

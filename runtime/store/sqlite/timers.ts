@@ -1,0 +1,150 @@
+// Timers in SQLite. The store serves one host, whose one poller is the only claimer: a claim reads the
+// due timers with what their slots' commands meet, without writing; the batch's commits and
+// settlements are then written in one transaction.
+import type { AggregateRef } from "../../model/aggregate-ref.js";
+import { slotRequestId } from "../../model/request-ids.js";
+import { UnstorableCommitError } from "../errors.js";
+import type { DecisionInput } from "../event-store.js";
+import { commitEntries } from "../batch-rules.js";
+import { commitData } from "../stored-json.js";
+import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
+import { bulkStatements, commitBulk, type BulkStatements, type EntryData, type WriteMark } from "./bulk-commit.js";
+import type { SqliteConnection, StreamState } from "./connection.js";
+import { toTimer } from "./rows.js";
+
+/** What a claim read, for `commitBatch`: the file's write mark before the read, and each timer's rowid. */
+export interface SqliteClaim {
+  readonly mark: WriteMark;
+  readonly rows: readonly number[];
+}
+
+const DEFAULT_LIST_LIMIT = 1000;
+
+export class SqliteTimerStore implements TimerStore {
+  private readonly settleTx;
+  private readonly batchTx;
+  private readonly bulk: BulkStatements;
+
+  constructor(private readonly c: SqliteConnection) {
+    this.bulk = bulkStatements(c.db);
+    this.settleTx = c.db.transaction((settlements: readonly TimerSettlement[]) => c.settle(settlements));
+    this.batchTx = c.db.transaction((batch: DueBatch, entries: readonly BatchEntry[], data: readonly EntryData[]) => this.commitBatchNow(batch, entries, data));
+  }
+
+  async claimDue(now: number, limit: number, _lease: ClaimLease): Promise<DueBatch> {
+    // The mark first: a write after it (even one the read sees) voids what is read for `commitBatch`.
+    const mark = this.writeMark();
+    const refs = new Map<string, AggregateRef>();
+    const timers: TimerRow[] = [];
+    const inputs: DecisionInput[] = [];
+    const rows: number[] = [];
+    /** The streams read so far: timers of one target share its events. */
+    const streams = new Map<string, DecisionInput>();
+    for (const row of this.c.stmt.dueWithInputs.all(now, limit)) {
+      const timer = toTimer(row, refs);
+      const key = row.target ?? row.owner;
+      this.c.knowKey(timer.target, key);
+      timers.push(timer);
+      rows.push(row.row);
+      if (row.request_version !== null) {
+        inputs.push({ decided: { requestId: slotRequestId(timer.id, timer.slot), version: row.request_version, errorCode: row.error_code! } });
+        continue;
+      }
+      let input = streams.get(key);
+      if (input === undefined) streams.set(key, (input = { stream: this.c.streamOf(key, row.version, row.deleted) }));
+      inputs.push(input);
+    }
+    const claim: SqliteClaim = { mark, rows };
+    return { timers, inputs, token: claim };
+  }
+
+  async commitBatch(batch: DueBatch, entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
+    if (entries.length === 0) return [];
+    // The JSON first, outside the transaction: an entry that cannot be stored is refused alone.
+    const data = entries.map(({ commit }): EntryData => {
+      if (commit === undefined) return undefined;
+      try {
+        return commitData(commit);
+      } catch (error) {
+        if (error instanceof UnstorableCommitError) return error;
+        throw error;
+      }
+    });
+    return this.batchTx.immediate(batch, entries, data);
+  }
+
+  async settle(settlements: readonly TimerSettlement[]): Promise<void> {
+    if (settlements.length > 0) this.settleTx.immediate(settlements);
+  }
+
+  async nextDueAt(): Promise<number | undefined> {
+    return this.c.stmt.nextDueAt.get()?.at ?? undefined;
+  }
+
+  async timer(id: string): Promise<TimerRow | undefined> {
+    const row = this.c.stmt.timer.get(id);
+    return row && toTimer(row);
+  }
+
+  async timersOf(owner: AggregateRef): Promise<TimerRow[]> {
+    return this.c.stmt.timersOf.all(this.c.keyOf(owner)).map((row) => toTimer(row));
+  }
+
+  async list(query: TimerQuery): Promise<TimerRow[]> {
+    const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+    const s = this.c.stmt;
+    const rows =
+      query.status === "pending"
+        ? query.tenantId === undefined
+          ? s.pendingTimers.all(limit)
+          : s.pendingTimersOf.all(query.tenantId, limit)
+        : query.tenantId === undefined
+          ? s.parkedTimers.all(limit)
+          : s.parkedTimersOf.all(query.tenantId, limit);
+    const refs = new Map<string, AggregateRef>();
+    return rows.map((row) => toTimer(row, refs));
+  }
+
+  async redrive(id: string, now: number): Promise<boolean> {
+    return this.c.stmt.redrive.run(now, id).changes === 1;
+  }
+
+  private writeMark(): WriteMark {
+    const { changes, data_version } = this.c.stmt.writeMark.get()!;
+    return [changes, data_version];
+  }
+
+  /**
+   * `commitBatch` inside its transaction. When nothing was written since the claim read the batch (its
+   * mark is unchanged, and the write lock now keeps it so), the streams are as the batch's inputs hold
+   * them: the commits are checked against those and written in multi-row statements. Otherwise, or when
+   * a commit would not pass, each commit is checked against the store, one by one.
+   */
+  private commitBatchNow(batch: DueBatch, entries: readonly BatchEntry[], data: readonly EntryData[]): BatchOutcome[] {
+    const claim = batch.token as SqliteClaim | undefined;
+    const current = claim !== undefined && sameMark(claim.mark, this.writeMark());
+    let known: Map<string, StreamState> | undefined;
+    if (current) {
+      known = new Map();
+      const undecided = new Map<string, string>();
+      batch.timers.forEach((timer, i) => {
+        const stream = batch.inputs[i]!.stream;
+        if (stream === undefined) return;
+        const key = this.c.keyOf(timer.target);
+        if (!known!.has(key)) known!.set(key, { version: stream.version, deleted: stream.deleted });
+        undecided.set(slotRequestId(timer.id, timer.slot), key);
+      });
+      const bulk = commitBulk(this.c, this.bulk, entries, data, { streams: known, undecided, batch, rows: claim.rows });
+      if (bulk !== undefined) return bulk;
+    }
+    return commitEntries(entries, {
+      keyOf: (ref) => this.c.keyOf(ref),
+      append: (commit, i) => this.c.writeCommit(commit, data[i]!, known),
+      settle: (s) => this.c.settle(s),
+    });
+  }
+}
+
+function sameMark(a: WriteMark, b: WriteMark): boolean {
+  return a[0] === b[0] && a[1] === b[1];
+}

@@ -1,0 +1,16 @@
+// A store: the events, timers and subscription state of one host (or of hosts sharing it), each behind
+// its own narrow interface, so that a component sees only the concern it works with.
+import type { EventStore } from "./event-store.js";
+import type { SubscriptionStore } from "./subscription-store.js";
+import type { TimerStore } from "./timer-store.js";
+
+export interface Store {
+  /** What it is, for messages and health: "memory", "sqlite", "postgres". */
+  readonly kind: string;
+  readonly events: EventStore;
+  readonly timers: TimerStore;
+  readonly subscriptions: SubscriptionStore;
+  /** Housekeeping for a moment with nothing due (e.g. SQLite's WAL checkpoint). */
+  idle?(): Promise<void>;
+  close(): Promise<void>;
+}
