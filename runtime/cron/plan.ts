@@ -28,10 +28,6 @@ function nextAllowed(flags: Uint8Array, size: number): Int8Array {
   return table;
 }
 
-export function dayMaskRow(month: number, leapYear: boolean): number {
-  return month === 2 && leapYear ? LEAP_FEBRUARY : month - 1;
-}
-
 export function buildPlan(fields: CronFields): CronPlan {
   const dayMasks = new Int32Array(13 * 7);
   let anyDay = false;

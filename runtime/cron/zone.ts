@@ -2,8 +2,9 @@
 // time from `Intl.DateTimeFormat` and cached for the life of the process. The cron search asks
 // "which offset holds at this instant, and until when?"; inside one period, local time is a plain
 // shift of UTC, so the search needs no Intl and no Date in its hot path. UTC never touches Intl.
-import { daysFromCivil, SECONDS_PER_DAY } from "./calendar.js";
+import { SECONDS_PER_DAY } from "./calendar.js";
 import { zoneLinks } from "./zone-links.js";
+import { ZoneOffsetReader } from "./zone-offset.js";
 
 /** The offset period containing an instant: set by `locate`, read right after (no allocation). */
 export interface ZoneClock {
@@ -37,19 +38,11 @@ class ZoneTable implements ZoneClock {
   private to = 0;
   private lastStart = 1;
   private lastEnd = 0;
-  private readonly format: Intl.DateTimeFormat;
+  /** Reads offsets from Intl: the slow path, used only to build the table. */
+  private readonly reader: ZoneOffsetReader;
 
   constructor(zone: string) {
-    this.format = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
+    this.reader = new ZoneOffsetReader(zone);
   }
 
   locate(utcSecond: number): void {
@@ -69,34 +62,11 @@ class ZoneTable implements ZoneClock {
     this.lastEnd = this.periodEnd;
   }
 
-  /** Offset at one instant, from Intl: the slow path, used only to build the table. */
-  private offsetAt(utcSecond: number): number {
-    let year = 0;
-    let month = 0;
-    let day = 0;
-    let hour = 0;
-    let minute = 0;
-    let second = 0;
-    for (const part of this.format.formatToParts(new Date(utcSecond * 1000))) {
-      const value = Number(part.value);
-      switch (part.type) {
-        case "year": year = value; break;
-        case "month": month = value; break;
-        case "day": day = value; break;
-        case "hour": hour = value; break;
-        case "minute": minute = value; break;
-        case "second": second = value; break;
-        default: break;
-      }
-    }
-    return daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - utcSecond;
-  }
-
   private cover(utcSecond: number): void {
     if (this.starts.length === 0) {
       this.from = this.to = Math.floor(utcSecond / CHUNK) * CHUNK;
       this.starts.push(this.from);
-      this.offsets.push(this.offsetAt(this.from));
+      this.offsets.push(this.reader.offsetAt(this.from));
     }
     while (utcSecond >= this.to) {
       const end = this.to + CHUNK;
@@ -106,7 +76,7 @@ class ZoneTable implements ZoneClock {
     while (utcSecond < this.from) {
       const begin = this.from - CHUNK;
       const starts = [begin];
-      const offsets = [this.offsetAt(begin)];
+      const offsets = [this.reader.offsetAt(begin)];
       this.scan(begin, this.from, offsets[0], starts, offsets);
       // The scan ends on the old first period, which it has just re-found: drop the old start.
       this.starts = starts.concat(this.starts.slice(1));
@@ -121,7 +91,7 @@ class ZoneTable implements ZoneClock {
     let offset = fromOffset;
     while (t < to) {
       const next = Math.min(t + SECONDS_PER_DAY, to);
-      if (this.offsetAt(next) === offset) {
+      if (this.reader.offsetAt(next) === offset) {
         t = next;
         continue;
       }
@@ -129,10 +99,10 @@ class ZoneTable implements ZoneClock {
       let hi = next;
       while (hi - lo > 1) {
         const mid = Math.floor((lo + hi) / 2);
-        if (this.offsetAt(mid) === offset) lo = mid;
+        if (this.reader.offsetAt(mid) === offset) lo = mid;
         else hi = mid;
       }
-      offset = this.offsetAt(hi);
+      offset = this.reader.offsetAt(hi);
       starts.push(hi);
       offsets.push(offset);
       t = hi;

@@ -1,5 +1,6 @@
 // `npm run bench:cron`: next() calls per second of wowc's cron engine against cron-parser and
-// croner, on the same rules, the same start instants and the same number of calls, in one run.
+// croner, on the same rules (or, where a peer cannot express one, the nearest rule it can: the table
+// names it), the same start instants and the same number of calls, in one run.
 // Prints a table, then (last line) one JSON object: rule → { wowc, cron_parser, croner, ratio_to_best_peer }.
 import { CronExpressionParser } from "cron-parser";
 import { Cron } from "croner";
@@ -14,6 +15,8 @@ interface Rule {
   readonly croner: string;
   /** Spring's answers: next fire times after `from`, checked before measuring. */
   readonly spring: { readonly from: string; readonly next: readonly string[] };
+  /** When a peer cannot express the rule: what it runs instead, and why that is nearest. */
+  readonly substitute?: string;
 }
 
 const RULES: readonly Rule[] = [
@@ -45,7 +48,75 @@ const RULES: readonly Rule[] = [
     croner: "0 0 12 * * 5#L",
     spring: { from: "2025-01-01T00:00:00Z", next: ["2025-01-31T12:00:00.000Z", "2025-02-28T12:00:00.000Z", "2025-03-28T12:00:00.000Z"] },
   },
+  ...monthDayRules(),
 ];
+
+/**
+ * Midnight on a day-of-month rule (`L`, `LW`, `L-3`, `15W`) in three zones. Spring's days are those
+ * of its UTC vectors (test/runtime/cron/fixtures/spring-vectors.json, same `from`); local midnight is
+ * outside every DST gap in these zones, so in a zone Spring fires at local midnight of those days
+ * (UTC instants below: EST/EDT and CET/CEST, across the March changes for L, L-3 and 15W).
+ */
+function monthDayRules(): Rule[] {
+  const kinds = [
+    {
+      rule: "L", cronParser: "L", croner: "L",
+      from: "2024-02-01T00:00:00Z",
+      next: {
+        UTC: ["2024-02-29T00:00:00.000Z", "2024-03-31T00:00:00.000Z", "2024-04-30T00:00:00.000Z"],
+        "America/New_York": ["2024-02-29T05:00:00.000Z", "2024-03-31T04:00:00.000Z", "2024-04-30T04:00:00.000Z"],
+        "Europe/Berlin": ["2024-02-28T23:00:00.000Z", "2024-03-30T23:00:00.000Z", "2024-04-29T22:00:00.000Z"],
+      },
+    },
+    {
+      rule: "LW", cronParser: "L", croner: "LW",
+      substitute: "cron-parser lacks LW: runs L (one computed day a month)",
+      from: "2025-05-01T00:00:00Z",
+      next: {
+        UTC: ["2025-05-30T00:00:00.000Z", "2025-06-30T00:00:00.000Z", "2025-07-31T00:00:00.000Z"],
+        "America/New_York": ["2025-05-30T04:00:00.000Z", "2025-06-30T04:00:00.000Z", "2025-07-31T04:00:00.000Z"],
+        "Europe/Berlin": ["2025-05-29T22:00:00.000Z", "2025-06-29T22:00:00.000Z", "2025-07-30T22:00:00.000Z"],
+      },
+    },
+    {
+      rule: "L-3", cronParser: "L", croner: "L",
+      substitute: "both lack L-n: run L (one computed day a month)",
+      from: "2024-02-01T00:00:00Z",
+      next: {
+        UTC: ["2024-02-26T00:00:00.000Z", "2024-03-28T00:00:00.000Z", "2024-04-27T00:00:00.000Z"],
+        "America/New_York": ["2024-02-26T05:00:00.000Z", "2024-03-28T04:00:00.000Z", "2024-04-27T04:00:00.000Z"],
+        "Europe/Berlin": ["2024-02-25T23:00:00.000Z", "2024-03-27T23:00:00.000Z", "2024-04-26T22:00:00.000Z"],
+      },
+    },
+    {
+      rule: "15W", cronParser: "15", croner: "15W",
+      substitute: "cron-parser lacks nW: runs 15 (the day W moves from)",
+      from: "2025-02-01T00:00:00Z",
+      next: {
+        UTC: ["2025-02-14T00:00:00.000Z", "2025-03-14T00:00:00.000Z", "2025-04-15T00:00:00.000Z"],
+        "America/New_York": ["2025-02-14T05:00:00.000Z", "2025-03-14T04:00:00.000Z", "2025-04-15T04:00:00.000Z"],
+        "Europe/Berlin": ["2025-02-13T23:00:00.000Z", "2025-03-13T23:00:00.000Z", "2025-04-14T22:00:00.000Z"],
+      },
+    },
+  ];
+  const zones = [
+    { zone: "America/New_York", key: "new_york" },
+    { zone: "Europe/Berlin", key: "berlin" },
+    { zone: "UTC", key: "utc" },
+  ] as const;
+  return kinds.flatMap((kind) =>
+    zones.map(({ zone, key }) => ({
+      key: `${kind.rule}_${key}`,
+      label: `${kind.rule} 00:00 ${zone}`,
+      zone,
+      wowc: `0 0 0 ${kind.rule} * *`,
+      cronParser: `0 0 0 ${kind.cronParser} * *`,
+      croner: `0 0 0 ${kind.croner} * *`,
+      spring: { from: kind.from, next: kind.next[zone] },
+      substitute: kind.substitute,
+    })),
+  );
+}
 
 const STARTS = 1000;
 // The peers manage only thousands of calls per second, so the counts stay small to keep the run
@@ -118,10 +189,12 @@ for (const rule of RULES) {
 
 const fmt = (n: number): string => n.toLocaleString("en-US").padStart(12);
 console.log(`cron next() calls/s — best of ${TRIALS} trials × ${CALLS.toLocaleString("en-US")} calls, ${STARTS} start instants, Node ${process.version}`);
-console.log(`${"rule".padEnd(28)}${"wowc".padStart(12)}${"cron-parser".padStart(12)}${"croner".padStart(12)}${"ratio".padStart(8)}`);
+console.log(`${"rule".padEnd(30)}${"wowc".padStart(12)}${"cron-parser".padStart(12)}${"croner".padStart(12)}${"ratio".padStart(8)}  peers`);
 for (const rule of RULES) {
   const r = results[rule.key];
-  console.log(`${rule.label.padEnd(28)}${fmt(r.wowc)}${fmt(r.cron_parser)}${fmt(r.croner)}${`${r.ratio_to_best_peer}×`.padStart(8)}`);
+  const peers = rule.substitute ?? "same rule";
+  console.log(`${rule.label.padEnd(30)}${fmt(r.wowc)}${fmt(r.cron_parser)}${fmt(r.croner)}${`${r.ratio_to_best_peer}×`.padStart(8)}  ${peers}`);
 }
+console.log("ratio = wowc / the faster peer");
 console.log(`wowc answers checked against Spring's for each rule (checksum ${sink % 1000})`);
 console.log(JSON.stringify(results));
