@@ -16,8 +16,6 @@ interface PendingAppend {
   readonly reject: (e: unknown) => void;
 }
 
-/** Appends arriving within this many microtask hops of the first share its transaction (no macrotask: virtual clocks stay exact). */
-const GROUP_WINDOW_MICROTASKS = 32;
 
 export class SqliteEventStore implements EventStore {
   private readonly groupTx;
@@ -57,7 +55,9 @@ export class SqliteEventStore implements EventStore {
     return new Promise((resolve, reject) => {
       const data = commitData(commit);
       this.pending.push({ commit, data, resolve, reject });
-      if (this.pending.length === 1) void deferMicrotasks(GROUP_WINDOW_MICROTASKS).then(() => this.flush());
+      // The group closes once the I/O callbacks of this turn of the event loop have run: the commands of
+      // HTTP requests read together share a transaction, as concurrent in-process sends do.
+      if (this.pending.length === 1) setImmediate(() => this.flush());
     });
   }
 
@@ -104,8 +104,4 @@ export class SqliteEventStore implements EventStore {
 function mayBeOneCommitsError(error: unknown): boolean {
   if (!(error instanceof Database.SqliteError)) return true;
   return /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)/.test(error.code);
-}
-
-async function deferMicrotasks(hops: number): Promise<void> {
-  for (let i = 0; i < hops; i++) await undefined;
 }
