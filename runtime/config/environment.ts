@@ -13,7 +13,7 @@ export function readEnvironment(
   for (const variable of Object.keys(table).sort()) {
     const raw = env[variable];
     if (raw === undefined) continue;
-    const path = table[variable];
+    const path = table[variable]!;
     let node = overrides;
     for (const key of path.slice(0, -1)) {
       const next = Object.hasOwn(node, key) ? node[key] : undefined;

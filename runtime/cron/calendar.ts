@@ -43,7 +43,7 @@ export function isLeapYear(year: number): boolean {
 const MONTH_LENGTHS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 export function daysInMonth(year: number, month: number): number {
-  return month === 2 && isLeapYear(year) ? 29 : MONTH_LENGTHS[month - 1];
+  return month === 2 && isLeapYear(year) ? 29 : MONTH_LENGTHS[month - 1]!;
 }
 
 /** 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday). */

@@ -243,7 +243,7 @@ export function parseCronFields(expression: string): CronFields {
       trimmed,
     );
   }
-  const [second, minute, hour, dayOfMonth, month, dayOfWeek] = pieces.map((piece, i) => parseField(piece, SPECS[i]));
+  const [second, minute, hour, dayOfMonth, month, dayOfWeek] = pieces.map((piece, i) => parseField(piece, SPECS[i]!)) as [ParsedField, ParsedField, ParsedField, ParsedField, ParsedField, ParsedField];
   const weekdays = new Uint8Array(7);
   dayOfWeek.values.forEach((allowed, v) => {
     if (allowed) weekdays[v % 7] = 1;

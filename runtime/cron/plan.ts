@@ -24,7 +24,7 @@ export interface CronPlan {
 
 function nextAllowed(flags: Uint8Array, size: number): Int8Array {
   const table = new Int8Array(size + 1).fill(-1);
-  for (let v = size - 1; v >= 0; v--) table[v] = v < flags.length && flags[v] ? v : table[v + 1];
+  for (let v = size - 1; v >= 0; v--) table[v] = v < flags.length && flags[v] ? v : table[v + 1]!;
   return table;
 }
 
@@ -33,7 +33,7 @@ export function buildPlan(fields: CronFields): CronPlan {
   let anyDay = false;
   for (let row = 0; row < 13; row++) {
     const month = row === LEAP_FEBRUARY ? 2 : row + 1;
-    const length = row === LEAP_FEBRUARY ? 29 : MONTH_LENGTHS[row];
+    const length = row === LEAP_FEBRUARY ? 29 : MONTH_LENGTHS[row]!;
     for (let firstWeekday = 0; firstWeekday < 7; firstWeekday++) {
       const mask = matchingDaysMask(fields, length, firstWeekday);
       dayMasks[row * 7 + firstWeekday] = mask;
@@ -48,9 +48,9 @@ export function buildPlan(fields: CronFields): CronPlan {
     nextMinute,
     nextHour: nextAllowed(fields.hour, 24),
     nextMonth,
-    firstSecond: nextSecond[0],
-    firstMinute: nextMinute[0],
-    firstMonth: nextMonth[1],
+    firstSecond: nextSecond[0]!,
+    firstMinute: nextMinute[0]!,
+    firstMonth: nextMonth[1]!,
     dayMasks,
     // Every month starts on every weekday within 400 years, leap Februaries included, and every
     // time field allows at least one value: so a day match somewhere means a fire time somewhere.

@@ -24,10 +24,10 @@ function nextSecondOfDay(plan: CronPlan, secondOfDay: number): number {
   let minute = (rest / 60) | 0;
   let second = rest - minute * 60;
   for (;;) {
-    const h = plan.nextHour[hour];
+    const h = plan.nextHour[hour]!;
     if (h < 0) return -1;
     if (h !== hour) return h * 3600 + plan.firstMinute * 60 + plan.firstSecond;
-    const m = plan.nextMinute[minute];
+    const m = plan.nextMinute[minute]!;
     if (m < 0) {
       hour++;
       minute = 0;
@@ -35,7 +35,7 @@ function nextSecondOfDay(plan: CronPlan, secondOfDay: number): number {
       continue;
     }
     if (m !== minute) return hour * 3600 + m * 60 + plan.firstSecond;
-    const s = plan.nextSecond[second];
+    const s = plan.nextSecond[second]!;
     if (s >= 0) return hour * 3600 + minute * 60 + s;
     minute++;
     second = 0;
@@ -49,7 +49,7 @@ export function nextLocalSecond(plan: CronPlan, from: number, limit: number): nu
   while (day * SECONDS_PER_DAY < limit) {
     civilFromDays(day, civil);
     const { year, month } = civil;
-    const allowedMonth = plan.nextMonth[month];
+    const allowedMonth = plan.nextMonth[month]!;
     if (allowedMonth !== month) {
       day = allowedMonth < 0 ? daysFromCivil(year + 1, plan.firstMonth, 1) : daysFromCivil(year, allowedMonth, 1);
       secondOfDay = 0;
@@ -58,7 +58,7 @@ export function nextLocalSecond(plan: CronPlan, from: number, limit: number): nu
     const dayOfMonth = civil.day;
     const firstOfMonth = day - dayOfMonth + 1;
     const row = month === 2 && isLeapYear(year) ? 12 : month - 1;
-    const mask = plan.dayMasks[row * 7 + dayOfWeek(firstOfMonth)] >>> (dayOfMonth - 1);
+    const mask = plan.dayMasks[row * 7 + dayOfWeek(firstOfMonth)]! >>> (dayOfMonth - 1);
     if (mask === 0) {
       day = firstOfMonth + daysInMonth(year, month);
       secondOfDay = 0;

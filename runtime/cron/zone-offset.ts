@@ -38,13 +38,13 @@ export class ZoneOffsetReader {
       if (digit >= 0 && digit <= 9) {
         if (!inNumber) index++;
         inNumber = true;
-        numbers[index] = numbers[index] * 10 + digit;
+        numbers[index] = numbers[index]! * 10 + digit;
       } else {
         inNumber = false;
       }
     }
     const at = this.order;
-    const days = daysFromCivil(numbers[at[0]], numbers[at[1]], numbers[at[2]]);
-    return days * SECONDS_PER_DAY + numbers[at[3]] * 3600 + numbers[at[4]] * 60 + numbers[at[5]] - utcSecond;
+    const days = daysFromCivil(numbers[at[0]!]!, numbers[at[1]!]!, numbers[at[2]!]!);
+    return days * SECONDS_PER_DAY + numbers[at[3]!]! * 3600 + numbers[at[4]!]! * 60 + numbers[at[5]!]! - utcSecond;
   }
 }

@@ -53,12 +53,12 @@ class ZoneTable implements ZoneClock {
     let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= utcSecond) lo = mid;
+      if (starts[mid]! <= utcSecond) lo = mid;
       else hi = mid - 1;
     }
-    this.periodOffset = this.offsets[lo];
-    this.periodEnd = lo + 1 < starts.length ? Math.min(starts[lo + 1], this.to) : this.to;
-    this.lastStart = starts[lo];
+    this.periodOffset = this.offsets[lo]!;
+    this.periodEnd = lo + 1 < starts.length ? Math.min(starts[lo + 1]!, this.to) : this.to;
+    this.lastStart = starts[lo]!;
     this.lastEnd = this.periodEnd;
   }
 
@@ -70,14 +70,14 @@ class ZoneTable implements ZoneClock {
     }
     while (utcSecond >= this.to) {
       const end = this.to + CHUNK;
-      this.scan(this.to, end, this.offsets[this.offsets.length - 1], this.starts, this.offsets);
+      this.scan(this.to, end, this.offsets[this.offsets.length - 1]!, this.starts, this.offsets);
       this.to = end;
     }
     while (utcSecond < this.from) {
       const begin = this.from - CHUNK;
       const starts = [begin];
       const offsets = [this.reader.offsetAt(begin)];
-      this.scan(begin, this.from, offsets[0], starts, offsets);
+      this.scan(begin, this.from, offsets[0]!, starts, offsets);
       // The scan ends on the old first period, which it has just re-found: drop the old start.
       this.starts = starts.concat(this.starts.slice(1));
       this.offsets = offsets.concat(this.offsets.slice(1));

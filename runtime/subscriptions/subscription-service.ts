@@ -10,7 +10,7 @@ import { optionValues, type Backoff, type BackoffInput } from "../model/option-v
 import type { EventMessage } from "../model/messages.js";
 import type { EventStore } from "../store/event-store.js";
 import { parkedId, type ParkedEvent, type SubscriptionStore } from "../store/subscription-store.js";
-import { backoffDelay } from "../timers/backoff.js";
+import { backoffDelay } from "../model/backoff.js";
 
 /** One durable subscription: a name (`<processor>.<function>`), which events it takes, and its handler. */
 export interface Subscription {

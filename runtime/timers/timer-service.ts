@@ -15,7 +15,7 @@ import type { AggregateRegistry } from "../processing/registry.js";
 import { UnstorableCommitError, VersionConflictError } from "../store/errors.js";
 import type { DecisionInput, EventStore } from "../store/event-store.js";
 import type { BatchEntry, BatchOutcome, DueBatch, TimerRow, TimerSettlement, TimerStore } from "../store/timer-store.js";
-import { backoffDelay } from "./backoff.js";
+import { backoffDelay } from "../model/backoff.js";
 import { scheduledCommand } from "./scheduled-command.js";
 import { planSlot, type SlotPlan } from "./slot-plan.js";
 import { resolveTimerOptions, type ResolvedTimerOptions, type TimerOptions } from "./timer-options.js";

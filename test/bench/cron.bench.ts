@@ -16,7 +16,7 @@ interface Rule {
   /** Spring's answers: next fire times after `from`, checked before measuring. */
   readonly spring: { readonly from: string; readonly next: readonly string[] };
   /** When a peer cannot express the rule: what it runs instead, and why that is nearest. */
-  readonly substitute?: string;
+  readonly substitute?: string | undefined;
 }
 
 const RULES: readonly Rule[] = [
@@ -132,7 +132,7 @@ type Next = (after: Date) => number;
 
 function implementations(rule: Rule): Record<"wowc" | "cron_parser" | "croner", Next> {
   const wowc = CronExpression.parse(rule.wowc);
-  const parser = CronExpressionParser.parse(rule.cronParser, { tz: rule.zone, currentDate: starts[0] });
+  const parser = CronExpressionParser.parse(rule.cronParser, { tz: rule.zone, currentDate: starts[0]! });
   const croner = new Cron(rule.croner, { timezone: rule.zone, paused: true, domAndDow: true });
   return {
     wowc: (after) => wowc.nextAfterMs(after.getTime(), rule.zone) ?? 0,
@@ -146,7 +146,7 @@ function implementations(rule: Rule): Record<"wowc" | "cron_parser" | "croner", 
 
 function run(next: Next, calls: number): number {
   let sink = 0;
-  for (let i = 0; i < calls; i++) sink += next(starts[i % STARTS]) % 7;
+  for (let i = 0; i < calls; i++) sink += next(starts[i % STARTS]!) % 7;
   return sink;
 }
 
@@ -169,7 +169,7 @@ for (const rule of RULES) {
   const impls = implementations(rule);
   const names = Object.keys(impls) as (keyof typeof impls)[];
   for (const name of names) sink += run(impls[name], WARMUP_CALLS);
-  const best: Record<string, number> = { wowc: 0, cron_parser: 0, croner: 0 };
+  const best: Record<keyof typeof impls, number> = { wowc: 0, cron_parser: 0, croner: 0 };
   for (let trial = 0; trial < TRIALS; trial++) {
     for (const name of names) {
       const started = process.hrtime.bigint();
@@ -191,7 +191,7 @@ const fmt = (n: number): string => n.toLocaleString("en-US").padStart(12);
 console.log(`cron next() calls/s — best of ${TRIALS} trials × ${CALLS.toLocaleString("en-US")} calls, ${STARTS} start instants, Node ${process.version}`);
 console.log(`${"rule".padEnd(30)}${"wowc".padStart(12)}${"cron-parser".padStart(12)}${"croner".padStart(12)}${"ratio".padStart(8)}  peers`);
 for (const rule of RULES) {
-  const r = results[rule.key];
+  const r = results[rule.key]!;
   const peers = rule.substitute ?? "same rule";
   console.log(`${rule.label.padEnd(30)}${fmt(r.wowc)}${fmt(r.cron_parser)}${fmt(r.croner)}${`${r.ratio_to_best_peer}×`.padStart(8)}  ${peers}`);
 }

@@ -54,7 +54,7 @@ describe("loadWowConfig", () => {
   it("an unknown job name is an error at its path, naming the declared jobs", () => {
     const found = problems({ wow: { schedules: { "receive-delivery": { enabled: false } } } });
     expect(found.map((p) => p.path)).toEqual(["/wow/schedules/receive-delivery"]);
-    expect(found[0].message).toContain("receive-deliveries");
+    expect(found[0]!.message).toContain("receive-deliveries");
   });
 
   it("a five-field expression is an error at its path", () => {
@@ -79,7 +79,7 @@ describe("loadWowConfig", () => {
   it("environment variables override the file, and their problems name the variable", () => {
     const config = load({ wow: { timers: { "poll-interval": "5s" } } }, { WOW_TIMERS__POLL_INTERVAL: "250ms", WOW_SCHEDULES__RECEIVE_DELIVERIES__ENABLED: "false", WOW_TIMERS__MAX_ATTEMPTS: "4" });
     expect(config.wow.timers).toEqual({ "poll-interval": "250ms", "max-attempts": 4 });
-    expect(config.wow.schedules["receive-deliveries"].enabled).toBe(false);
+    expect(config.wow.schedules["receive-deliveries"]!.enabled).toBe(false);
     const found = problems({}, { WOW_SCHEDULES__RECEIVE_DELIVERIES__ZONE: "Nowhere/Land" });
     expect(found).toEqual([expect.objectContaining({ path: "/wow/schedules/receive-deliveries/zone", source: "WOW_SCHEDULES__RECEIVE_DELIVERIES__ZONE" })]);
   });

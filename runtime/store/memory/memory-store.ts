@@ -137,9 +137,11 @@ export class MemoryStore implements Store, EventStore, TimerStore {
         case "done":
           this.remove(id);
           break;
-        case "next":
-          this.put({ ...row, slot: outcome.slot, due: outcome.due, fireAt: outcome.due, attempts: 0, lastError: undefined });
+        case "next": {
+          const { lastError: _error, ...rest } = row;
+          this.put({ ...rest, slot: outcome.slot, due: outcome.due, fireAt: outcome.due, attempts: 0 });
           break;
+        }
         case "retry":
           this.put({ ...row, attempts: outcome.attempts, fireAt: outcome.fireAt, lastError: outcome.error });
           break;
@@ -173,7 +175,8 @@ export class MemoryStore implements Store, EventStore, TimerStore {
   async redrive(id: string, now: number): Promise<boolean> {
     const row = this.timers_.get(id);
     if (!row || row.status !== "parked") return false;
-    this.put({ ...row, status: "pending", attempts: 0, fireAt: now, parkedAt: undefined });
+    const { parkedAt: _parked, ...rest } = row;
+    this.put({ ...rest, status: "pending", attempts: 0, fireAt: now });
     return true;
   }
 

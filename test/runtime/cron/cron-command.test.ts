@@ -60,8 +60,8 @@ describe("wowc cron", () => {
     expect(stderr).toContain("<expression>:1:5 - error WOW4001: Invalid cron expression: 25 is out of range for hour (0-23)");
     const lines = stderr.split("\n");
     const source = lines.findIndex((l) => l.endsWith("0 0 25 * * *"));
-    expect(lines[source + 1].indexOf("~~")).toBe(lines[source].indexOf("25"));
-    expect(lines[source + 1].trim()).toBe("~~");
+    expect(lines[source + 1]!.indexOf("~~")).toBe(lines[source]!.indexOf("25"));
+    expect(lines[source + 1]!.trim()).toBe("~~");
   });
 
   it("a never-firing expression is WOW4002, exit 1; --json gives the diagnostic as JSON", () => {

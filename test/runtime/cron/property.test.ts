@@ -20,7 +20,7 @@ function generate(random: Random): Generated {
   const hours = list(random, () => plainItem(random, { low: 0, high: 23, star: 0 }, (l) => l.hour));
   const any: Field = { text: random() < 0.5 ? "*" : "?", matches: () => true };
   const dayOfMonth = random() < 0.4 ? any : list(random, () => dayOfMonthItem(random), 2);
-  const month = random() < 0.5 ? { text: "*", matches: () => true } : list(random, () => plainItem(random, { low: 1, high: 12, star: 1 }, (l) => l.month, (v) => MONTH_NAMES[v]));
+  const month = random() < 0.5 ? { text: "*", matches: () => true } : list(random, () => plainItem(random, { low: 1, high: 12, star: 1 }, (l) => l.month, (v) => MONTH_NAMES[v]!));
   const dayOfWeek = random() < 0.5 ? { ...any, text: random() < 0.5 ? "*" : "?" } : dayOfWeekField(random);
   const fields = [seconds, minutes, hours, dayOfMonth, month, dayOfWeek];
   return { expression: fields.map((f) => f.text).join(" "), fields };

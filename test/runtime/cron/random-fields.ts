@@ -121,7 +121,7 @@ function dayOfWeekItem(random: Random): Field {
     return { text: `${shown}#${k}`, matches: (l) => l.weekday === weekday && Math.ceil(l.day / 7) === k };
   }
   // Spring numbers days 1-7 from Monday and reads a range starting at 7 as starting at 0.
-  return plainItem(random, { low: 0, high: 7, star: 1 }, (l) => l.weekday, (v) => DAY_NAMES[v], (a) => (a === 7 ? 0 : a));
+  return plainItem(random, { low: 0, high: 7, star: 1 }, (l) => l.weekday, (v) => DAY_NAMES[v]!, (a) => (a === 7 ? 0 : a));
 }
 
 /** In a range or step, Sunday is 7 and also 0: test both readings. */
@@ -139,7 +139,7 @@ export function localTime(ms: number, zone: string): Local {
     });
     formats.set(zone, format);
   }
-  const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)]));
+  const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)])) as Record<"year" | "month" | "day" | "hour" | "minute" | "second", number>;
   return {
     year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second,
     weekday: weekdayOn(parts.year, parts.month, parts.day),

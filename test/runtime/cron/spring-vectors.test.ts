@@ -43,7 +43,7 @@ describe("Spring CronExpression vectors", () => {
     expect(got).toEqual(vector.next);
     expect(cron.neverFires()).toBe(vector.next.length === 0);
     if (vector.next.length === 0) expect(cron.next(new Date(vector.from), vector.zone)).toBeNull();
-    else expect(cron.nextAfterMs(Date.parse(vector.from), vector.zone)).toBe(Date.parse(vector.next[0]));
+    else expect(cron.nextAfterMs(Date.parse(vector.from), vector.zone)).toBe(Date.parse(vector.next[0]!));
   });
 
   it.each(invalidCases.map((v) => [v.expression] as const))("rejects %j", (expression) => {

@@ -5,7 +5,7 @@ import { ZoneOffsetReader } from "../../../runtime/cron/zone-offset.js";
 import { mulberry32 } from "../../support/random.js";
 
 function offsetFromParts(format: Intl.DateTimeFormat, utcSecond: number): number {
-  const parts = Object.fromEntries(format.formatToParts(utcSecond * 1000).map((p) => [p.type, Number(p.value)]));
+  const parts = Object.fromEntries(format.formatToParts(utcSecond * 1000).map((p) => [p.type, Number(p.value)])) as Record<"year" | "month" | "day" | "hour" | "minute" | "second", number>;
   const local = new Date(0);
   local.setUTCFullYear(parts.year, parts.month - 1, parts.day);
   local.setUTCHours(parts.hour, parts.minute, parts.second);

@@ -1,4 +1,4 @@
-import type { Backoff } from "../model/option-values.js";
+import type { Backoff } from "./option-values.js";
 
 /**
  * Delay before the next attempt after the `failures`-th failure (1-based): exponential, capped.
