@@ -32,6 +32,48 @@ export function copyExample(): string {
 
 export const uriOf = (path: string): string => pathToFileURL(path).href;
 
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+export interface Range {
+  readonly start: Position;
+  readonly end: Position;
+}
+export interface TextEdit {
+  readonly range: Range;
+  readonly newText: string;
+}
+
+/** `{ start: line:character, end: line:character }`, 0-based as the protocol counts. */
+export const range = (line: number, start: number, endLine: number, end: number): Range => ({ start: { line, character: start }, end: { line: endLine, character: end } });
+
+function compare(a: Position, b: Position): number {
+  return a.line - b.line || a.character - b.character;
+}
+
+export function offsetAt(text: string, position: Position): number {
+  let offset = 0;
+  for (let line = 0; line < position.line; line++) {
+    const next = text.indexOf("\n", offset);
+    if (next < 0) return text.length;
+    offset = next + 1;
+  }
+  return offset + position.character;
+}
+
+export function positionAt(text: string, offset: number): Position {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length - 1, character: before[before.length - 1]!.length };
+}
+
+/** Applies a WorkspaceEdit's edits of one document to its text. */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  let out = text;
+  for (const e of [...edits].sort((a, b) => compare(b.range.start, a.range.start))) out = out.slice(0, offsetAt(out, e.range.start)) + e.newText + out.slice(offsetAt(out, e.range.end));
+  return out;
+}
+
 export class LspClient {
   readonly connection: MessageConnection;
   private readonly child: ChildProcess;
@@ -41,6 +83,8 @@ export class LspClient {
   private readonly waiters: Array<() => void> = [];
   private stderr = "";
   private versions = new Map<string, number>();
+  /** The text of each open document, as the client holds it. */
+  private readonly texts = new Map<string, string>();
 
   constructor(args: readonly string[] = []) {
     this.child = spawn(process.execPath, ["--import", "tsx", join(repo, "compiler/cli/main.ts"), "lsp", "--stdio", ...args], { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
@@ -98,14 +142,35 @@ export class LspClient {
   async open(path: string): Promise<string> {
     const uri = uriOf(path);
     this.versions.set(uri, 1);
-    await this.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "wow", version: 1, text: readFileSync(path, "utf8") } });
+    const text = readFileSync(path, "utf8");
+    this.texts.set(uri, text);
+    await this.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: path.endsWith(".json") ? "json" : "wow", version: 1, text } });
     return uri;
   }
 
-  async change(uri: string, changes: ReadonlyArray<{ range?: unknown; text: string }>): Promise<void> {
+  text(uri: string): string {
+    const text = this.texts.get(uri);
+    if (text === undefined) throw new Error(`${uri} is not open`);
+    return text;
+  }
+
+  /** Applies edits (as a server sends them: ranges in the text before any of them) and sends them as one change each, last first. */
+  async edit(uri: string, edits: readonly TextEdit[]): Promise<void> {
+    const sorted = [...edits].sort((a, b) => compare(b.range.start, a.range.start));
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: changes });
+    let text = this.text(uri);
+    for (const e of sorted) text = text.slice(0, offsetAt(text, e.range.start)) + e.newText + text.slice(offsetAt(text, e.range.end));
+    this.texts.set(uri, text);
+    await this.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: sorted.map((e) => ({ range: e.range, text: e.newText })) });
+  }
+
+  /** Replaces the first occurrence of `from` (after `after`, when given) with `to`. */
+  async replace(uri: string, from: string, to: string, after = ""): Promise<void> {
+    const text = this.text(uri);
+    const start = text.indexOf(from, after === "" ? 0 : text.indexOf(after) + after.length);
+    if (start < 0) throw new Error(`'${from}' is not in ${uri}`);
+    await this.edit(uri, [{ range: { start: positionAt(text, start), end: positionAt(text, start + from.length) }, newText: to }]);
   }
 
   request<T>(method: string, params: unknown): Promise<T> {
