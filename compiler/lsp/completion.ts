@@ -80,7 +80,7 @@ export function complete(project: Project, document: { readonly path: string; re
 
   const qualified = before.length >= 2 && is(before[before.length - 1], Dot) && is(before[before.length - 2], Name) ? before[before.length - 2]!.image : undefined;
   const context = qualified === undefined ? before : before.slice(0, -2);
-  const slot = slotAt(context, frames(context), inString);
+  const slot = slotAt(context, frames(context), inString, tokens);
   const own = contextName(tokens);
   return { isIncomplete: false, items: items(project, slot, range, own, qualified) };
 }
@@ -111,7 +111,8 @@ function frames(tokens: readonly IToken[]): Frame[] {
   return stack;
 }
 
-function slotAt(tokens: readonly IToken[], stack: readonly Frame[], inString: boolean): Slot {
+/** `tokens`: those before the cursor; `all`: the file's, of which they are the first. */
+function slotAt(tokens: readonly IToken[], stack: readonly Frame[], inString: boolean, all: readonly IToken[]): Slot {
   const frame = stack[stack.length - 1]!;
   const prev = tokens[tokens.length - 1];
   const prev2 = tokens[tokens.length - 2];
@@ -123,8 +124,15 @@ function slotAt(tokens: readonly IToken[], stack: readonly Frame[], inString: bo
   switch (frame.kind) {
     case "annotation": {
       if (is(prev, LParen) || is(prev, Comma)) {
+        // The arguments written already, before the cursor and after it, up to the closing parenthesis.
         const given = new Set<string>();
-        for (let i = frame.open + 1; i < tokens.length - 1; i++) if (is(tokens[i + 1], Equals) && is(tokens[i], Name)) given.add(tokens[i]!.image);
+        let depth = 0;
+        for (let i = frame.open + 1; i < all.length && depth >= 0; i++) {
+          const t = all[i]!;
+          if (is(t, LParen) || is(t, LBracket)) depth++;
+          else if (is(t, RParen) || is(t, RBracket)) depth--;
+          else if (depth === 0 && is(t, Name) && is(all[i + 1], Equals)) given.add(t.image);
+        }
         return { kind: "arguments", annotation: frame.name, given };
       }
       if (is(prev, Equals) && prev2 !== undefined) return valueSlot(prev2.image);
