@@ -2,7 +2,7 @@
 // is about; an unknown event or command can be declared in an aggregate (the handler's own, or each
 // of the context it was looked for in); a command without a handler gets its `on`.
 import { CodeActionKind, type CodeAction, type Diagnostic as LspDiagnostic, type TextEdit } from "vscode-languageserver";
-import type { AggregateDeclaration, AggregateMember, Location, WowFile } from "../ast.js";
+import type { AggregateDeclaration, AggregateMember, Location, SourceFile, WowFile } from "../ast.js";
 import type { DiagnosticData } from "./diagnostics.js";
 import { toOffset, toPosition } from "./positions.js";
 import type { Project } from "./project.js";
@@ -11,24 +11,32 @@ import type { Project } from "./project.js";
 const DID_YOU_MEAN = /Did you mean '([^']+)'\?/;
 
 export function codeActions(project: Project, file: WowFile, diagnostics: readonly LspDiagnostic[]): CodeAction[] {
-  const out: CodeAction[] = [];
+  const out: CodeAction[] = didYouMean(project.uriOf(file.file.path), file.file, diagnostics);
   for (const diagnostic of diagnostics) {
     if (diagnostic.source !== "wowc") continue;
     const start = toOffset(file.file, diagnostic.range.start);
-    const end = toOffset(file.file, diagnostic.range.end);
-    const written = file.file.text.slice(start, end);
-    const hint = (diagnostic.data as DiagnosticData | undefined)?.hint ?? (typeof diagnostic.message === "string" ? diagnostic.message.split("\nhint: ")[1] : undefined) ?? "";
-    const suggestion = DID_YOU_MEAN.exec(hint)?.[1];
-    if (suggestion !== undefined) {
-      // The suggestion as the name is written there: `@X` names an annotation whose name is the range; a zone is a string.
-      const replacement = written.startsWith('"') ? JSON.stringify(suggestion) : !written.startsWith("@") && suggestion.startsWith("@") ? suggestion.slice(1) : suggestion;
-      out.push(fix(`Change to '${replacement}'`, diagnostic, { [project.uriOf(file.file.path)]: [{ range: diagnostic.range, newText: replacement }] }, true));
-    }
+    const written = file.file.text.slice(start, toOffset(file.file, diagnostic.range.end));
     if (diagnostic.code === "WOW2002" || diagnostic.code === "WOW2003") out.push(...declareMessage(project, file, diagnostic, start, written, diagnostic.code === "WOW2002" ? "command" : "event"));
     if (diagnostic.code === "WOW3007") {
       const action = addHandler(project, file, diagnostic, start, written);
       if (action !== undefined) out.push(action);
     }
+  }
+  return out;
+}
+
+/** Each "Did you mean 'X'?" of a hint, as the edit that writes X where the diagnostic points (any file: `.wow`, wow.config.json). */
+export function didYouMean(uri: string, file: SourceFile, diagnostics: readonly LspDiagnostic[]): CodeAction[] {
+  const out: CodeAction[] = [];
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.source !== "wowc") continue;
+    const written = file.text.slice(toOffset(file, diagnostic.range.start), toOffset(file, diagnostic.range.end));
+    const hint = (diagnostic.data as DiagnosticData | undefined)?.hint ?? (typeof diagnostic.message === "string" ? diagnostic.message.split("\nhint: ")[1] : undefined) ?? "";
+    const suggestion = DID_YOU_MEAN.exec(hint)?.[1];
+    if (suggestion === undefined) continue;
+    // The suggestion as the name is written there: `@X` names an annotation whose name is the range; a zone or a key is a string.
+    const replacement = written.startsWith('"') ? JSON.stringify(suggestion) : !written.startsWith("@") && suggestion.startsWith("@") ? suggestion.slice(1) : suggestion;
+    out.push(fix(`Change to '${replacement}'`, diagnostic, { [uri]: [{ range: diagnostic.range, newText: replacement }] }, true));
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import type { WowFile } from "../ast.js";
 import { packageFile } from "../package-root.js";
 import { findSources } from "../program/sources.js";
-import { codeActions } from "./code-actions.js";
+import { codeActions, didYouMean } from "./code-actions.js";
 import { complete, TRIGGER_CHARACTERS } from "./completion.js";
 import { configDiagnostics, configSchemaOf, schemaUriOf } from "./config-file.js";
 import { toLspDiagnostic } from "./diagnostics.js";
@@ -221,6 +221,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return document === undefined ? null : formatRange(document, range);
   });
   connection.onCodeAction(({ textDocument, context }) => {
+    const document = documents.get(textDocument.uri);
+    if (document !== undefined && textDocument.uri.endsWith(`/${CONFIG_FILE}`)) return didYouMean(textDocument.uri, { path: CONFIG_FILE, text: document.getText() }, context.diagnostics);
     const at = locate(textDocument.uri);
     return at === undefined ? null : codeActions(at.project, at.file, context.diagnostics);
   });
