@@ -86,8 +86,10 @@ export class LspClient {
   /** The text of each open document, as the client holds it. */
   private readonly texts = new Map<string, string>();
 
-  constructor(args: readonly string[] = []) {
-    this.child = spawn(process.execPath, ["--import", "tsx", join(repo, "compiler/cli/main.ts"), "lsp", "--stdio", ...args], { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
+  /** `built`: run dist/ (the benchmark: what users run) instead of the sources. */
+  constructor(options: { readonly args?: readonly string[]; readonly built?: boolean } = {}) {
+    const main = options.built === true ? [join(repo, "dist/compiler/cli/main.js")] : ["--import", "tsx", join(repo, "compiler/cli/main.ts")];
+    this.child = spawn(process.execPath, [...main, "lsp", "--stdio", ...(options.args ?? [])], { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stderr!.on("data", (chunk: Buffer) => void (this.stderr += chunk.toString()));
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification((method, params) => {
