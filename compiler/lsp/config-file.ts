@@ -70,7 +70,7 @@ export function configDiagnostics(project: Project, text: string | undefined): L
 }
 
 function problem(error: ErrorObject, root: JsonNode, file: SourceFile, model: ProgramModel) {
-  const { node, property } = nodeAt(root, error.instancePath);
+  const { node } = nodeAt(root, error.instancePath);
   const path = error.instancePath === "" ? "the top level" : `'${error.instancePath}'`;
   if (error.keyword === "additionalProperties") {
     const key = (error.params as { additionalProperty: string }).additionalProperty;
@@ -80,8 +80,7 @@ function problem(error: ErrorObject, root: JsonNode, file: SourceFile, model: Pr
     const detail = `${path} has no setting '${key}'${known.length === 0 ? "." : ` (it takes: ${known.join(", ")}).`}`;
     return createDiagnostic("WOW6007", { detail, suggestion: didYouMean(nearest(key, known)) }, at);
   }
-  const start = property !== undefined && node.start === property.value.start ? node.start : node.start;
-  return createDiagnostic("WOW6007", { detail: `${path} ${error.message ?? "is not valid"}.`, suggestion: "" }, { file, start, end: node.end });
+  return createDiagnostic("WOW6007", { detail: `${path} ${error.message ?? "is not valid"}.`, suggestion: "" }, { file, start: node.start, end: node.end });
 }
 
 /** The keys an object of the schema takes at `pointer` (`/wow/schedules`: the declared jobs). */

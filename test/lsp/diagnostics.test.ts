@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../compiler/cli/run-cli.js";
-import { copyExample, LspClient, range, uriOf, type TextEdit } from "./client.js";
+import { copyExample, LspClient, range, uriOf, type PublishedDiagnostics, type TextEdit } from "./client.js";
 
 interface CodeAction {
   readonly title: string;
@@ -30,6 +30,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.close();
 });
+
+/** The quick fixes the server offers for one of its diagnostics. */
+function quickFixes(uri: string, diagnostic: PublishedDiagnostics["diagnostics"][number]): Promise<CodeAction[]> {
+  return client.request<CodeAction[]>("textDocument/codeAction", { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+}
 
 /** `wowc check --format json` of the sources as the editor holds them, in a directory of their own. */
 async function check(texts: Record<string, string>): Promise<Array<{ file: string; code: string; line: number; column: number; endLine: number; endColumn: number }>> {
@@ -69,7 +74,7 @@ describe("wowc lsp diagnostics", () => {
 
   it("offers the hint's 'Did you mean' as a quick fix that makes the error go away", async () => {
     const diagnostics = client.latest(order)!.diagnostics;
-    const actions = await client.request<CodeAction[]>("textDocument/codeAction", { textDocument: { uri: order }, range: range(44, 5, 44, 15), context: { diagnostics: [diagnostics[1]] } });
+    const actions = await quickFixes(order, diagnostics[1]!);
     const fix = actions.find((a) => a.title === "Change to 'CancelOrder'")!;
     expect(fix).toMatchObject({ kind: "quickfix", isPreferred: true, edit: { changes: { [order]: [{ range: range(44, 5, 44, 15), newText: "CancelOrder" }] } } });
     const from = client.published.length;
@@ -123,7 +128,7 @@ describe("wowc lsp diagnostics", () => {
     const published = await client.diagnostics(order, from, (p) => p.diagnostics.some((d) => d.code === "WOW2003"));
     const unknown = published.diagnostics.find((d) => d.code === "WOW2003")!;
     expect(unknown.range).toEqual(range(40, 25, 40, 38));
-    const actions = await client.request<CodeAction[]>("textDocument/codeAction", { textDocument: { uri: order }, range: unknown.range, context: { diagnostics: [unknown] } });
+    const actions = await quickFixes(order, unknown);
     const declare = actions.find((a) => a.title === "Declare event 'OrderRefunded' in aggregate 'Order'")!;
     expect(declare.edit.changes[order]).toEqual([{ range: range(32, 47, 32, 47), newText: "\n  event OrderRefunded {}" }]);
     const after = client.published.length;
@@ -140,7 +145,7 @@ describe("wowc lsp diagnostics", () => {
     const published = await client.diagnostics(order, from, (p) => p.diagnostics.some((d) => d.code === "WOW3007"));
     const unhandled = published.diagnostics.find((d) => d.code === "WOW3007")!;
     expect(unhandled.range).toEqual(range(26, 10, 26, 21));
-    const actions = await client.request<CodeAction[]>("textDocument/codeAction", { textDocument: { uri: order }, range: unhandled.range, context: { diagnostics: [unhandled] } });
+    const actions = await quickFixes(order, unhandled);
     const add = actions.find((a) => a.title === "Add the handler 'on RefundOrder' to aggregate 'Order'")!;
     expect(add.edit.changes[order]).toEqual([{ range: range(46, 16, 46, 16), newText: "\n\n  @OnCommand(produces = [])\n  on RefundOrder" }]);
     const after = client.published.length;
