@@ -33,11 +33,17 @@ function stepOf(vs: readonly number[], min: number, max: number): number | undef
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** A time field (second, minute, hour) in words: "every minute", "every 15 minutes", "at minutes 0 and 30". */
+/** Whether `vs` are consecutive (3 or more): written as a range. */
+function isRange(vs: readonly number[]): boolean {
+  return vs.length >= 3 && vs[vs.length - 1]! - vs[0]! === vs.length - 1;
+}
+
+/** A second or minute field in words: "every minute", "every 15 minutes", "at minutes 0 and 30". */
 function timeField(vs: readonly number[], unit: string, max: number): string {
   if (vs.length === max + 1) return `every ${unit}`;
   const step = stepOf(vs, 0, max);
   if (step !== undefined) return `every ${step} ${unit}s`;
+  if (isRange(vs)) return `every ${unit} from ${vs[0]} to ${vs[vs.length - 1]}`;
   return `at ${unit}${vs.length === 1 ? "" : "s"} ${list(vs.map(String))}`;
 }
 
@@ -45,19 +51,28 @@ function times(fields: CronFields): string {
   const seconds = values(fields.second, 0, 59);
   const minutes = values(fields.minute, 0, 59);
   const hours = values(fields.hour, 0, 23);
-  if (seconds.length === 1 && minutes.length === 1 && hours.length <= 4) {
-    return `at ${list(hours.map((h) => `${pad(h)}:${pad(minutes[0]!)}:${pad(seconds[0]!)}`))}`;
+  if (seconds.length === 1 && minutes.length === 1) {
+    const at = (h: number) => `${pad(h)}:${pad(minutes[0]!)}:${pad(seconds[0]!)}`;
+    if (hours.length === 24) return `every hour at :${pad(minutes[0]!)}:${pad(seconds[0]!)}`;
+    if (hours.length <= 4) return `at ${list(hours.map(at))}`;
+    if (isRange(hours)) return `every hour from ${at(hours[0]!)} to ${at(hours[hours.length - 1]!)}`;
+    const step = stepOf(hours, 0, 23);
+    return step !== undefined ? `every ${step} hours at :${pad(minutes[0]!)}:${pad(seconds[0]!)}` : `at ${list(hours.map(at))}`;
   }
-  const parts = [timeField(seconds, "second", 59)];
+  // A rule that fires at second 0 of several minutes says it by its minutes alone.
+  const parts = seconds.length === 1 && seconds[0] === 0 && minutes.length < 60 ? [] : [timeField(seconds, "second", 59)];
   if (minutes.length < 60 || hours.length < 24) parts.push(minutes.length === 60 ? "every minute" : timeField(minutes, "minute", 59));
-  if (hours.length < 24) parts.push(timeField(hours, "hour", 23).replace(/^at hours? /, "during hour "));
+  if (hours.length < 24) {
+    const step = stepOf(hours, 0, 23);
+    parts.push(isRange(hours) ? `from ${pad(hours[0]!)}:00 to ${pad(hours[hours.length - 1]!)}:59` : step !== undefined ? `every ${step} hours` : `during hour${hours.length === 1 ? "" : "s"} ${list(hours.map(String))}`);
+  }
   return parts.join(", ");
 }
 
 function dayOfMonthRule(rule: DayOfMonthRule): string {
   switch (rule.kind) {
     case "last":
-      return rule.offset === 0 ? "the last day of the month" : `${rule.offset} day${rule.offset === 1 ? "" : "s"} before the last day of the month`;
+      return rule.offset === 0 ? "the last day of the month" : `the last day of the month minus ${rule.offset}`;
     case "last-weekday":
       return "the last weekday of the month";
     case "nearest-weekday":
@@ -79,7 +94,7 @@ function days(fields: CronFields): string {
     ...fields.dayOfMonthRules.map(dayOfMonthRule),
   ];
   const onWeekdays = [
-    ...(weekdays.length === 7 ? [] : weekdays.length > 0 ? [list(weekdays.map((d) => WEEKDAYS[d]!))] : []),
+    ...(weekdays.length === 7 ? [] : weekdays.length > 0 ? [isRange(weekdays) ? `${WEEKDAYS[weekdays[0]!]} to ${WEEKDAYS[weekdays[weekdays.length - 1]!]}` : list(weekdays.map((d) => WEEKDAYS[d]!))] : []),
     ...fields.dayOfWeekRules.map(dayOfWeekRule),
   ];
   if (everyMonthDay && everyWeekday) return "every day";
