@@ -98,7 +98,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       now = () => fixed;
     }
     const debounceMs = typeof init.debounceMs === "number" && init.debounceMs >= 0 ? init.debounceMs : (options.debounceMs ?? DEFAULT_DEBOUNCE_MS);
-    workspace = new Workspace({ debounceMs, onBuilt: publish });
+    workspace = new Workspace({
+      debounceMs,
+      onBuilt: publish,
+      onError: (error) => connection.console.error(`wowc: error WOW9999: Internal compiler error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
     const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri === null || params.rootUri === undefined ? [] : [params.rootUri]);
     workspace.setFolders(folders.filter((uri) => uri.startsWith("file:")).map((uri) => fileURLToPath(uri)));
     watchRegistration = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;

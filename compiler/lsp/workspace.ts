@@ -13,6 +13,8 @@ export interface WorkspaceOptions {
   readonly debounceMs: number;
   /** Called after each run with the paths (relative to the root) that the run was for. */
   readonly onBuilt: (project: Project, changed: ReadonlySet<string>) => void;
+  /** A run after the debounce failed (a bug in wowc): said to the client, the server goes on. */
+  readonly onError: (error: unknown) => void;
 }
 
 export class Workspace {
@@ -68,7 +70,16 @@ export class Workspace {
   schedule(project: Project): void {
     const timer = this.timers.get(project);
     if (timer !== undefined) clearTimeout(timer);
-    this.timers.set(project, setTimeout(() => this.flush(project), this.options.debounceMs));
+    this.timers.set(
+      project,
+      setTimeout(() => {
+        try {
+          this.flush(project);
+        } catch (error) {
+          this.options.onError(error);
+        }
+      }, this.options.debounceMs),
+    );
   }
 
   /** Runs the project now if anything changed (a request needs the current state). */
