@@ -71,7 +71,7 @@ function enter(scope: ContextScope, symbol: WowSymbol, decl: { readonly name: Na
   if (symbol.name === "") return; // a declaration the parser could only partly recover
   const existing = scope.symbols.get(symbol.name);
   if (existing !== undefined) {
-    reporter.report("WOW2007", { name: symbol.name, context: scope.name, other: where(existing.decl.name.loc) }, decl.name.loc);
+    reporter.report("WOW2007", { name: symbol.name, context: scope.name, other: where(existing.decl.name.loc) }, decl.name.loc, [existing.decl.name.loc]);
     return;
   }
   scope.symbols.set(symbol.name, symbol);

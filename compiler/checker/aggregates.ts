@@ -128,7 +128,7 @@ function checkCommandHandler(
   }
   const first = cx.handled.get(command.qualifiedName);
   if (first !== undefined) {
-    reporter.report("WOW3006", { name: handler.target.text, other: where(first) }, handler.target.loc);
+    reporter.report("WOW3006", { name: handler.target.text, other: where(first) }, handler.target.loc, [first]);
     return undefined;
   }
   cx.handled.set(command.qualifiedName, handler.target.loc);

@@ -11,7 +11,7 @@ import { checkJobVariables } from "./job-variables.js";
 import { ScheduleVerdicts } from "./jobs.js";
 import { checkDeclarationName } from "./names.js";
 import type { Reporter } from "./reporter.js";
-import { Resolver } from "./resolve.js";
+import { Resolver, type ResolvedReference } from "./resolve.js";
 import { checkRoutes } from "./routes.js";
 import { checkSaga } from "./sagas.js";
 import { checkSubscriptions } from "./subscriptions.js";
@@ -26,6 +26,8 @@ export interface CheckOptions {
   readonly complete: boolean;
   /** The cron and zone verdicts of this build (a compile's contexts share one; default: one per call). */
   readonly verdicts?: ScheduleVerdicts;
+  /** Record every name resolved (`ContextCheck.references`): for editors, off in a build. */
+  readonly references?: boolean;
 }
 
 /** What checking one context gives: its model, and what the whole-program checks need from it. */
@@ -40,6 +42,8 @@ export interface ContextCheck {
    * (a suggestion searched every context, or an unknown context was named).
    */
   readonly dependencies: ReadonlySet<string> | "all";
+  /** With `CheckOptions.references`: every name of the context's files that names a declaration. */
+  readonly references?: readonly ResolvedReference[];
 }
 
 export function check(program: BoundProgram, reporter: Reporter, options: CheckOptions): ProgramModel {
@@ -72,7 +76,8 @@ export function sortedModels(models: ContextModel[]): ContextModel[] {
  * `dependencies`, so the watcher re-checks a context only when one of those changed.
  */
 export function checkContext(scope: ContextScope, program: BoundProgram, reporter: Reporter, options: CheckOptions): ContextCheck {
-  const resolver = new Resolver(program, reporter);
+  const references: ResolvedReference[] | undefined = options.references === true ? [] : undefined;
+  const resolver = new Resolver(program, reporter, references);
   const verdicts = options.verdicts ?? new ScheduleVerdicts();
   const cx: CheckContext = { program, reporter, resolver, handled: new Map(), produced: new Set(), jobNames: new Map(), verdicts };
   const types: TypeModel[] = [];
@@ -121,7 +126,7 @@ export function checkContext(scope: ContextScope, program: BoundProgram, reporte
     aggregates: exact(aggregates),
     sagas: exact(sagas),
   };
-  return { model, handled: cx.handled, produced: cx.produced, dependencies: resolver.dependencies() };
+  return { model, handled: cx.handled, produced: cx.produced, dependencies: resolver.dependencies(), ...(references === undefined ? {} : { references }) };
 }
 
 function checkEnumMembers(decl: EnumDeclaration, reporter: Reporter): void {

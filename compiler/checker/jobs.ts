@@ -44,7 +44,7 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
       const key = `${scope.name}/${name.value}`;
       const other = cx.jobNames.get(key);
       if (other !== undefined) {
-        reporter.report("WOW4004", { name: name.value, context: scope.name, other: where(other) }, name.loc);
+        reporter.report("WOW4004", { name: name.value, context: scope.name, other: where(other) }, name.loc, [other]);
         valid = false;
       } else cx.jobNames.set(key, name.loc);
     }

@@ -7,8 +7,9 @@ import type { DiagnosticArgs, DiagnosticCode } from "../diagnostics/messages.js"
 export class Reporter {
   readonly diagnostics: Diagnostic[] = [];
 
-  report<C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, loc?: Location): void {
-    this.diagnostics.push(createDiagnostic(code, args, loc));
+  /** `related`: the other places the message names (see `where`). */
+  report<C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, loc?: Location, related?: readonly Location[]): void {
+    this.diagnostics.push(createDiagnostic(code, args, loc, related));
   }
 }
 

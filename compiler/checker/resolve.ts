@@ -22,6 +22,16 @@ export interface Expectation<K extends SymbolKind> {
 
 export type SymbolOf<K extends SymbolKind> = Extract<WowSymbol, { kind: K }>;
 
+/**
+ * A name the checker looked up and found (of the expected kind or not): where it is written, and the
+ * qualified name of the declaration it names. By name, not by symbol: a context that is not
+ * re-checked keeps its references, and they must lead to the declaration as it is now.
+ */
+export interface ResolvedReference {
+  readonly ref: QualifiedName;
+  readonly target: string;
+}
+
 export class Resolver {
   private readonly looked = new Set<string>();
   private searchedAll = false;
@@ -30,9 +40,14 @@ export class Resolver {
   private readonly elsewhere = new Map<string, { readonly byName: ReadonlyMap<string, string>; readonly names: Candidates }>();
   private readonly local = new Map<string, Candidates>();
 
+  /**
+   * `references`: when given, every name found is recorded there (an editor's definitions,
+   * references and renames); a build does without.
+   */
   constructor(
     private readonly program: BoundProgram,
     private readonly reporter: Reporter,
+    private readonly references?: ResolvedReference[],
   ) {}
 
   /** The contexts other than the caller's that resolutions read so far, or "all" (see ContextCheck). */
@@ -45,6 +60,7 @@ export class Resolver {
     const target = this.scopeOf(ref, scope);
     if (target === undefined) return undefined;
     const symbol = target.symbols.get(ref.name.text);
+    if (symbol !== undefined) this.references?.push({ ref, target: symbol.qualifiedName });
     if (symbol === undefined) {
       const suggestion =
         (ref.context === undefined ? nearest(ref.name.text, expectation.builtins ?? []) : undefined) ??

@@ -27,7 +27,7 @@ export function checkSaga(decl: SagaDeclaration, scope: ContextScope, cx: CheckC
   const functions = new Map<string, Location>();
   const claimFunction = (name: string, loc: Location): void => {
     const other = functions.get(name);
-    if (other !== undefined) reporter.report("WOW2011", { saga: sagaName, name, other: where(other) }, loc);
+    if (other !== undefined) reporter.report("WOW2011", { saga: sagaName, name, other: where(other) }, loc, [other]);
     else functions.set(name, loc);
   };
   const handledTargets = new Map<string, Location>();
@@ -97,7 +97,7 @@ function firstHandler(
 ): boolean {
   const other = handled.get(key);
   if (other !== undefined) {
-    cx.reporter.report("WOW3019", { saga, what, name: handler.target.text, other: where(other) }, handler.target.loc);
+    cx.reporter.report("WOW3019", { saga, what, name: handler.target.text, other: where(other) }, handler.target.loc, [other]);
     return false;
   }
   handled.set(key, handler.target.loc);

@@ -29,7 +29,7 @@ export function checkSubscriptions(model: ProgramModel, reporter: Reporter): voi
     if (other.context === subscriber.context) continue;
     const { name, context, saga, event, job } = subscriber;
     const what = event !== undefined ? `the handler of event '${event}'` : `job '${job}'`;
-    reporter.report("WOW3027", { name, what, context, saga, otherContext: other.context, other: where(other.loc) }, subscriber.loc);
+    reporter.report("WOW3027", { name, what, context, saga, otherContext: other.context, other: where(other.loc) }, subscriber.loc, [other.loc]);
   }
 }
 

@@ -1,6 +1,6 @@
 // The command line of `wowc`, parsed into a plain object; errors are usage errors (exit 2).
 
-export type Command = "build" | "check" | "cron" | "fmt" | "diff" | "init";
+export type Command = "build" | "check" | "cron" | "fmt" | "diff" | "init" | "lsp";
 
 export interface CliArgs {
   readonly command?: Command;
@@ -18,15 +18,15 @@ export interface CliArgs {
   readonly check?: boolean;
   /** `wowc check --host <tsconfig>`: cross-check the host's TypeScript handlers against the declarations. */
   readonly host?: string;
-  /** For the tool commands (`cron`, `fmt`, `diff`, `init`): everything after the command, untouched. */
+  /** For the tool commands (`cron`, `fmt`, `diff`, `init`, `lsp`): everything after the command, untouched. */
   readonly rest: readonly string[];
 }
 
 export class UsageError extends Error {}
 
-const commands: ReadonlySet<string> = new Set(["build", "check", "cron", "fmt", "diff", "init"]);
+const commands: ReadonlySet<string> = new Set(["build", "check", "cron", "fmt", "diff", "init", "lsp"]);
 /** Commands that parse their own arguments (their modules own their options and help). */
-export const toolCommands: ReadonlySet<Command> = new Set<Command>(["cron", "fmt", "diff", "init"]);
+export const toolCommands: ReadonlySet<Command> = new Set<Command>(["cron", "fmt", "diff", "init", "lsp"]);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   let command: Command | undefined;
@@ -154,6 +154,7 @@ Usage:
   wowc diff <old> <new>            classify the changes between two manifests (wowc diff --help)
   wowc init [dir]                  scaffold a project: package.json, tsconfig, a .wow file, host, spec
   wowc cron <expression> …         explain a cron expression (wowc cron --help)
+  wowc lsp                         the language server for editors, over stdio (wowc lsp --help)
 
 Options:
   --format text|json   diagnostics as text with code frames (default) or one JSON object
@@ -164,7 +165,7 @@ Options:
   -v, --version        show the version
   --                   end of options: what follows is the directory, even if it starts with '-'
 
-Options before a tool command (cron, fmt, diff, init) are passed to it: wowc --format json cron …
+Options before a tool command (cron, fmt, diff, init, lsp) are passed to it: wowc --format json cron …
 The output directory belongs to wowc: it is written whole or not at all, and a directory holding
 files wowc did not write is refused (WOW6005).
 

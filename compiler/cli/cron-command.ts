@@ -109,7 +109,7 @@ function expressionDiagnostic(expression: string, error: unknown): Diagnostic {
   return createDiagnostic("WOW4002", { expression }, { file, start: 0, end: expression.length });
 }
 
-interface FireTime {
+export interface FireTime {
   readonly utc: string;
   readonly local: string;
   readonly offset: string;
@@ -124,7 +124,8 @@ function formatOffset(seconds: number): string {
   return `${sign}${pad(Math.floor(abs / 3600))}:${pad(Math.floor(abs / 60) % 60)}${rest === 0 ? "" : `:${pad(rest)}`}`;
 }
 
-function describe(ms: number, zone: string): FireTime {
+/** A fire time as UTC, the local time in `zone` and its offset there (also the language server's hovers). */
+export function describe(ms: number, zone: string): FireTime {
   const clock = zoneClock(zone);
   const utcSecond = Math.floor(ms / 1000);
   clock.locate(utcSecond);

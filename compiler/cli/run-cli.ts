@@ -127,6 +127,7 @@ const tools: Readonly<Record<Exclude<Command, "build" | "check"> | "build --watc
   fmt: ["../format/fmt-command.js", "runFmtCommand"],
   diff: ["../diff/diff-command.js", "runDiffCommand"],
   init: ["../init/init-command.js", "runInitCommand"],
+  lsp: ["../lsp/lsp-command.js", "runLspCommand"],
   "build --watch": ["../watch/watch-command.js", "runWatchCommand"],
 };
 

@@ -11,6 +11,8 @@ export interface Diagnostic {
   readonly loc?: Location;
   /** Without `loc`: the file or directory (relative to the build root) the diagnostic is about, if any. */
   readonly path?: string;
+  /** Other places the message names (the first declaration of a name declared twice…): editors link them. */
+  readonly related?: readonly Location[];
 }
 
 function fill(template: string, args: Readonly<Record<string, string | number>>): string {
@@ -21,6 +23,7 @@ export function createDiagnostic<C extends DiagnosticCode>(
   code: C,
   args: DiagnosticArgs<C>,
   loc?: Location,
+  related?: readonly Location[],
 ): Diagnostic {
   const definition: { severity: Severity; message: string; hint?: string } = messages[code];
   const values = args as Readonly<Record<string, string | number>>;
@@ -34,5 +37,6 @@ export function createDiagnostic<C extends DiagnosticCode>(
     // A plain copy: AST nodes can be their own location (see compiler/parse/source-name.ts), and a
     // diagnostic's `loc` holds the span only.
     ...(loc === undefined ? {} : { loc: { file: loc.file, start: loc.start, end: loc.end } }),
+    ...(related === undefined ? {} : { related: related.map((r) => ({ file: r.file, start: r.start, end: r.end })) }),
   };
 }

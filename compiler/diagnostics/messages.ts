@@ -406,6 +406,11 @@ export const messages = {
     message: "Invalid command line: {detail}",
     hint: "{advice}",
   },
+  WOW6007: {
+    severity: "error",
+    message: "wow.config.json does not fit the declarations: {detail}",
+    hint: "{suggestion}The file's schema is generated from the `.wow` sources (`wow.schedules` holds the declared jobs, by name; `wowc build` writes it to generated/wow.config.schema.json), and the runtime refuses a file that does not fit it when it starts.",
+  },
 
   // ── WOW7xxx: tools (`wowc diff`, `wowc init`) ─────────────────────────────────────────────────
   WOW7001: {

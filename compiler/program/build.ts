@@ -31,6 +31,11 @@ export interface BuildOptions extends CompileOptions {
   readonly warnAsError?: boolean;
   /** `wowc build --check`: generate, compare with the output directory, write nothing. */
   readonly check?: boolean;
+  /**
+   * Sources held in memory (an editor's open documents, by path relative to the root): read from
+   * here instead of the disk, and sources even when no file holds them yet.
+   */
+  readonly overlay?: { get(path: string): string | undefined };
 }
 
 export interface BuildResult extends Omit<CompileResult, "diagnostics"> {
@@ -124,7 +129,8 @@ export class Builder {
       this.paths = new Set(findSources(this.root, this.outDir, this.unlisted));
     } else {
       for (const path of changed) {
-        if (path.endsWith(".wow") && statSync(join(this.root, path), { throwIfNoEntry: false })?.isFile() === true) this.paths.add(path);
+        const held = this.options.overlay?.get(path) !== undefined;
+        if (path.endsWith(".wow") && (held || statSync(join(this.root, path), { throwIfNoEntry: false })?.isFile() === true)) this.paths.add(path);
         else this.paths.delete(path);
       }
     }
@@ -137,7 +143,15 @@ export class Builder {
     for (const path of this.sources.keys()) {
       if (changed === undefined || changed.has(path) || !wanted.has(path)) this.sources.delete(path);
     }
-    const read = readSources(this.root, paths.filter((path) => !this.sources.has(path)));
+    const overlay = this.options.overlay;
+    const unread: string[] = [];
+    for (const path of paths) {
+      if (this.sources.has(path)) continue;
+      const text = overlay?.get(path);
+      if (text === undefined) unread.push(path);
+      else this.sources.set(path, { file: { path, text } });
+    }
+    const read = readSources(this.root, unread);
     for (const source of read.decoded) this.sources.set(source.file.path, source);
     const kept = [...wanted].sort().flatMap((path) => this.sources.get(path) ?? []);
     // A kept source's WOW6004 is reported on every run, as its file's syntax errors are.

@@ -1,5 +1,7 @@
 // The pipeline on sources in memory: parse → bind → check → manifest. Pure: reads and writes nothing.
 import type { SourceFile, WowFile } from "../ast.js";
+import type { ContextScope } from "../binder/symbols.js";
+import type { ResolvedReference } from "../checker/resolve.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ChunkedFile } from "../emit/emit.js";
 import type { Manifest } from "../manifest/types.js";
@@ -15,6 +17,8 @@ export interface CompileOptions {
   readonly manifest?: boolean;
   /** Parses one file (default `parseFile`); `wowc build --watch` passes a cache keyed by path and content. */
   readonly parse?: (source: SourceFile) => ParsedFile;
+  /** Record every name the checker resolves (`CompileResult.references`): the language server's index. */
+  readonly references?: boolean;
 }
 
 export interface CompileResult {
@@ -30,6 +34,10 @@ export interface CompileResult {
   readonly manifest?: Manifest;
   readonly manifestFile?: ChunkedFile;
   readonly timings: readonly PhaseTiming[];
+  /** The bound contexts by name: every declared name with its kind. */
+  readonly scopes: ReadonlyMap<string, ContextScope>;
+  /** With `references`: by context, every name of its files that names a declaration. */
+  readonly references?: ReadonlyMap<string, readonly ResolvedReference[]>;
 }
 
 /** One compile from nothing (the watcher keeps an IncrementalProgram between rebuilds instead). */

@@ -20,6 +20,7 @@ import { checkAcrossContexts, checkContext, sortedModels, type ContextCheck } fr
 import { checkCompleteness } from "../checker/completeness.js";
 import { ScheduleVerdicts } from "../checker/jobs.js";
 import { Reporter } from "../checker/reporter.js";
+import type { ResolvedReference } from "../checker/resolve.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
 import { manifestContext, manifestOf } from "../manifest/build-manifest.js";
@@ -82,6 +83,7 @@ export class IncrementalProgram {
   /** Jobs whose environment variables would meet (WOW4009): across contexts, redone each compile. */
   private jobVariableDiagnostics: readonly Diagnostic[] = [];
   private complete: boolean | undefined;
+  private recording = false;
   /** Each event named by some `produces`, with how many contexts name it; and what each context names. */
   private readonly producedCounts = new Map<string, number>();
   private readonly producedBy = new Map<string, ReadonlySet<string>>();
@@ -101,7 +103,8 @@ export class IncrementalProgram {
     const files = parsedFiles.map((p) => p.ast);
     const complete = !parsedFiles.some((p) => p.diagnostics.some((d) => d.severity === "error"));
     const { program, rebound, reshaped } = phases.run("bind", () => this.bind(files, work));
-    const models = phases.run("check", () => this.check(program, rebound, reshaped, complete, work));
+    const references = options.references === true;
+    const models = phases.run("check", () => this.check(program, rebound, reshaped, complete, references, work));
     this.work = work;
     // Across contexts (a job's key, a subscription's name depend on the other contexts), so redone on every compile.
     const jobReporter = new Reporter();
@@ -110,10 +113,11 @@ export class IncrementalProgram {
 
     const diagnostics = sortDiagnostics(this.diagnostics(parsedFiles));
     const model = { contexts: models };
-    if (options.manifest === false || diagnostics.some((d) => d.severity === "error")) return { diagnostics, files, model, timings: phases.timings };
+    const index = { scopes: program.contexts, ...(references ? { references: this.references() } : {}) };
+    if (options.manifest === false || diagnostics.some((d) => d.severity === "error")) return { diagnostics, files, model, timings: phases.timings, ...index };
     return phases.run("manifest", () => {
       const { manifest, manifestFile } = this.manifest(models);
-      return { diagnostics, files, model, manifest, manifestFile, timings: phases.timings };
+      return { diagnostics, files, model, manifest, manifestFile, timings: phases.timings, ...index };
     });
   }
 
@@ -166,15 +170,17 @@ export class IncrementalProgram {
     return { program: { contexts }, rebound, reshaped };
   }
 
-  private check(program: BoundProgram, rebound: ReadonlySet<string>, reshaped: ReadonlySet<string>, complete: boolean, work: { checked: number }): ContextModel[] {
-    const everything = complete !== this.complete;
+  private check(program: BoundProgram, rebound: ReadonlySet<string>, reshaped: ReadonlySet<string>, complete: boolean, references: boolean, work: { checked: number }): ContextModel[] {
+    // A program that starts recording references checks everything once: the kept results have none.
+    const everything = complete !== this.complete || references !== this.recording;
     this.complete = complete;
+    this.recording = references;
     const rechecked = new Set<string>();
     const verdicts = new ScheduleVerdicts();
     for (const [name, state] of this.contexts) {
       if (!everything && state.checked !== undefined && !rebound.has(name) && !reaches(state.checked.result.dependencies, reshaped)) continue;
       const reporter = new Reporter();
-      state.checked = { result: checkContext(state.scope, program, reporter, { complete, verdicts }), diagnostics: reporter.diagnostics };
+      state.checked = { result: checkContext(state.scope, program, reporter, { complete, verdicts, references }), diagnostics: reporter.diagnostics };
       rechecked.add(name);
       work.checked++;
     }
@@ -190,6 +196,13 @@ export class IncrementalProgram {
       state.completeness = reporter.diagnostics;
     }
     return sortedModels([...this.contexts.values()].map((state) => state.checked!.result.model));
+  }
+
+  /** The references each context's check recorded, by context. */
+  private references(): Map<string, readonly ResolvedReference[]> {
+    const out = new Map<string, readonly ResolvedReference[]>();
+    for (const [name, state] of this.contexts) out.set(name, state.checked?.result.references ?? []);
+    return out;
   }
 
   /**

@@ -71,6 +71,9 @@ function section(code: DiagnosticCode): string[] {
   } else if (code === "WOW6006") {
     // Run by test/cli/cli-audit.test.ts.
     lines.push("Not caused by sources: the command line is wrong (e.g. `wowc build --out=`). Exit status 2; with `--format json`, printed as JSON on stdout too.", "");
+  } else if (code === "WOW6007") {
+    // Run by test/lsp/config.test.ts.
+    lines.push("Reported by the language server (`wowc lsp`) in `wow.config.json`, at the key or value at fault: a job under `wow.schedules` that no `@OnSchedule` declares (`\"receive-delivery\"` for `receive-deliveries`, with the declared name as a quick fix), a setting out of its range (`\"max-attempts\": 0`), or a file that is not JSON.", "");
   } else if (code === "WOW9999") {
     lines.push("Not caused by sources: a bug in wowc. Printed as one line on stderr, exit status 2; `WOWC_DEBUG=1` adds the stack trace.", "");
   } else {
