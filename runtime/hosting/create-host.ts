@@ -16,6 +16,7 @@ import type { CommandResult } from "../model/command-result.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
 import type { AggregateRegistration, Services } from "../model/registration.js";
 import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
+import { AggregateRegistry } from "../processing/registry.js";
 import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
@@ -25,6 +26,7 @@ import { SubscriptionService, type SubscriptionOptions } from "../subscriptions/
 import type { Delivery } from "../timers/timer-service.js";
 import type { TimerOptions } from "../timers/timer-options.js";
 import { checkServices } from "./check-services.js";
+import { checkTargets } from "./check-targets.js";
 import { Host } from "./core-host.js";
 
 export type Registration = AggregateRegistration | SagaRegistration;
@@ -81,8 +83,11 @@ export class WowHost implements HttpHost {
   private started: Promise<void> | undefined;
 
   constructor(private readonly options: CreateHostOptions) {
-    // Before anything is opened: a host without a service its handlers list does not start.
-    checkServices(options.registrations.filter((r): r is AggregateRegistration => !isSaga(r)), options.registrations.filter(isSaga), options.services ?? {});
+    // Before anything is opened: a host without a service its handlers list, or without an aggregate
+    // its sagas and jobs send to, does not start.
+    const aggregates = options.registrations.filter((r): r is AggregateRegistration => !isSaga(r));
+    checkServices(aggregates, options.registrations.filter(isSaga), options.services ?? {});
+    checkTargets(options.registrations.filter(isSaga), new AggregateRegistry(aggregates));
     this.clock = options.clock ?? systemClock;
     this.config = options.config;
     const store = options.store ?? options.config?.wow.store?.path ?? "wow.db";

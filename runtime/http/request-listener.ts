@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpConfig, HttpCredential } from "../config/types.js";
 import { DEFAULT_TENANT } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
-import { ErrorCodes } from "../model/errors.js";
+import { ErrorCodes, UndeclaredOutputError } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { HttpHost } from "./host-api.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
@@ -118,7 +118,9 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
           return;
         }
         onServerError(error);
-        respond(req, res, 500, { errorCode: "InternalError", errorMsg: "the server failed; see its log", succeeded: false }, "InternalError");
+        // A handler that broke its declaration: a fault of the server's code, named for the caller too.
+        if (error instanceof UndeclaredOutputError) respond(req, res, 500, { errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
+        else respond(req, res, 500, { errorCode: "InternalError", errorMsg: "the server failed; see its log", succeeded: false }, "InternalError");
       });
   };
 }

@@ -6,6 +6,7 @@
 import type { CommandMessage, EventMessage } from "../model/messages.js";
 import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
 import { jobContext, requestOf } from "../sagas/saga-requests.js";
+import { UndeclaredOutputError } from "../model/errors.js";
 import { servicesFor } from "../model/registration.js";
 import { sendDerived, type SagaRuntime } from "../sagas/saga-subscriptions.js";
 import type { Subscription } from "../subscriptions/subscription-service.js";
@@ -45,6 +46,9 @@ export function jobSubscriptions(saga: SagaRegistration, runtime: JobRuntime): S
     const handle = async (event: EventMessage) => {
       const tick = tickOf(event);
       const outputs = await job.handle(tick, jobContext, services);
+      for (const output of outputs) {
+        if (!job.commands.includes(output.command.type)) throw new UndeclaredOutputError("UndeclaredCommand", job.subscription, String(output.command.type), job.commands);
+      }
       const requests = outputs.map((output, index) => requestOf(output, event, index, runtime.clock.now()));
       runtime.onDerived?.(job, tick, requests);
       // As an event handler's: a rejected command reaches the saga's @OnRejected handler.

@@ -46,6 +46,7 @@ export class UndeclaredOutputError extends Error {
     const what = code === "UndeclaredEvent" ? "produces the event" : code === "UndeclaredSchedule" ? "schedules the command" : "sends the command";
     const list = code === "UndeclaredEvent" ? "produces" : code === "UndeclaredSchedule" ? "schedules" : "commands";
     super(`${handler} ${what} ${type}, which its declaration does not list (${list} = [${declared.join(", ")}]): add it to the .wow declaration, or stop ${code === "UndeclaredEvent" ? "producing" : "sending"} it`);
-    this.name = "UndeclaredOutputError";
+    // Stored errors (parked timers and events) start with their name: the code says what broke.
+    this.name = code;
   }
 }

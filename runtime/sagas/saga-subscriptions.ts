@@ -3,11 +3,12 @@
 // which its jobs use too).
 import type { Clock } from "../clock.js";
 import type { CommandResult } from "../model/command-result.js";
-import { ErrorCodes } from "../model/errors.js";
+import { ErrorCodes, UndeclaredOutputError } from "../model/errors.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
 import { servicesFor, type Services } from "../model/registration.js";
-import type { SagaRegistration } from "../model/saga-registration.js";
+import type { SagaCommand, SagaEventRegistration, SagaRegistration } from "../model/saga-registration.js";
 import type { CommandSender } from "../processing/command-processor.js";
+import { isUnroutable, UnroutableCommandError } from "../processing/command-results.js";
 import type { EventStore } from "../store/event-store.js";
 import type { Subscription } from "../subscriptions/subscription-service.js";
 import { rejectedCommand, requestOf, sagaContext } from "./saga-requests.js";
@@ -27,10 +28,19 @@ export function sagaSubscriptions(saga: SagaRegistration, runtime: SagaRuntime):
       accepts: (event: EventMessage) => event.type === eventType,
       handle: async (event: EventMessage) => {
         const outputs = await fn.handle(event, sagaContext, services);
+        // Checked before anything is sent: a handler that breaks its declaration sends nothing.
+        for (const output of outputs) checkDeclared(fn, output);
         for (const [index, output] of outputs.entries()) await sendDerived(saga, requestOf(output, event, index, runtime.clock.now()), runtime);
       },
     };
   });
+}
+
+/** What an event handler returns must be what its `.wow` declaration lists (`commands`, `schedules`). */
+function checkDeclared(fn: SagaEventRegistration, output: SagaCommand): void {
+  if (output.kind === "cancel") return;
+  const declared = output.kind === "command" ? fn.commands : fn.schedules;
+  if (!declared.includes(output.command.type)) throw new UndeclaredOutputError(output.kind === "command" ? "UndeclaredCommand" : "UndeclaredSchedule", fn.subscription, String(output.command.type), declared);
 }
 
 /**
@@ -40,6 +50,9 @@ export function sagaSubscriptions(saga: SagaRegistration, runtime: SagaRuntime):
  */
 export async function sendDerived(saga: SagaRegistration, request: CommandMessage, runtime: SagaRuntime): Promise<void> {
   const result = await runtime.send(request);
+  // No aggregate takes it (not even the schedule request's target): a failure, retried then parked with
+  // its reason, never a rejection that would go nowhere.
+  if (isUnroutable(request, result)) throw new UnroutableCommandError(request);
   const code = await rejectionCode(result, request, runtime.events);
   if (code !== undefined) await deliverRejection(saga, request, code, result.errorMsg, runtime.services);
 }
