@@ -225,7 +225,16 @@ function splitFields(expression: string): Piece[] {
   return pieces;
 }
 
+/**
+ * The longest expression parsed. Every field written out as a list of all its values takes about 530
+ * characters; a longer text says nothing more, and parsing it would cost time on the request path.
+ */
+export const MAX_EXPRESSION_LENGTH = 1024;
+
 export function parseCronFields(expression: string): CronFields {
+  if (expression.length > MAX_EXPRESSION_LENGTH) {
+    fail(`A cron expression has at most ${MAX_EXPRESSION_LENGTH} characters, this one has ${expression.length}`, "expression", { text: expression.slice(MAX_EXPRESSION_LENGTH, MAX_EXPRESSION_LENGTH + 16), offset: MAX_EXPRESSION_LENGTH });
+  }
   const start = expression.length - expression.trimStart().length;
   const trimmed: Piece = { text: expression.trim(), offset: start };
   if (trimmed.text === "") {

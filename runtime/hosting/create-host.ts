@@ -141,6 +141,8 @@ export class WowHost implements HttpHost {
       ...(options.onParked ? { onParked: options.onParked } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
     });
+    // Credentials that could never authenticate, or clash, are refused now, not at the first request.
+    if (options.http !== undefined || options.config?.wow.http !== undefined) this.listener = createRequestListener(this, this.httpOptions());
   }
 
   /** Decides a command; its commit wakes this node's timers and subscriptions. */
@@ -178,8 +180,12 @@ export class WowHost implements HttpHost {
 
   /** The HTTP API as a Node `(req, res)` listener (mounts in Express, Fastify or Koa too). */
   get requestListener(): RequestListener {
-    this.listener ??= createRequestListener(this, { ...(this.config?.wow.http ? { config: this.config.wow.http } : {}), ...this.options.http });
+    this.listener ??= createRequestListener(this, this.httpOptions());
     return this.listener;
+  }
+
+  private httpOptions(): HttpOptions {
+    return { ...(this.options.config?.wow.http ? { config: this.options.config.wow.http } : {}), ...this.options.http };
   }
 
   /** Serves the HTTP API on `port` (0: any free port); resolves with the server once listening. */

@@ -3,22 +3,47 @@ import { HttpError } from "./http-error.js";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Reads a JSON object body (empty → `{}`), at most `limit` bytes: 413 beyond, 400 for anything but a JSON object. */
+/** JSON, in UTF-8: `application/json` or a `+json` type, without a charset or with utf-8. */
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+/** The client went away before its request was read: not the server's fault, and nobody to answer. */
+export class ClientAbortedError extends Error {
+  constructor(cause: unknown) {
+    super("the client closed the connection before its request was read", { cause });
+    this.name = "ClientAbortedError";
+  }
+}
+
+/**
+ * Reads a JSON object body (empty → `{}`), at most `limit` bytes: 413 beyond, 415 for a body that is
+ * not declared JSON, 400 for anything but a JSON object.
+ */
 export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
   const declared = Number(req.headers["content-length"]);
+  const hasBody = req.headers["transfer-encoding"] !== undefined || (Number.isFinite(declared) && declared > 0);
+  if (hasBody && !JSON_TYPE.test(req.headers["content-type"] ?? "")) {
+    req.resume();
+    const given = req.headers["content-type"];
+    throw new HttpError(415, "UnsupportedMediaType", `the body must be JSON (Content-Type: application/json), got ${given === undefined ? "no Content-Type" : JSON.stringify(given.slice(0, 80))}`);
+  }
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
     throw new HttpError(413, "PayloadTooLarge", `the body is larger than ${limit} bytes`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw new HttpError(413, "PayloadTooLarge", `the body is larger than ${limit} bytes`);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        req.resume();
+        throw new HttpError(413, "PayloadTooLarge", `the body is larger than ${limit} bytes`);
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new ClientAbortedError(error);
   }
   const text = Buffer.concat(chunks).toString("utf8").trim();
   if (text === "") return {};

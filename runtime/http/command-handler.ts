@@ -5,6 +5,7 @@ import type { IncomingMessage } from "node:http";
 import type { AggregateRef } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes } from "../model/errors.js";
+import { isValidId } from "../model/ids.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { CommandSender } from "../processing/command-processor.js";
 import { HttpError, statusOfCode } from "./http-error.js";
@@ -20,10 +21,8 @@ export const Headers = {
   WaitTimeout: "command-wait-timeout",
 } as const;
 
-const ID = /^[A-Za-z0-9._~:@!$'()*+,;=-]{1,200}$/;
-
 export function checkId(what: string, value: string): string {
-  if (!ID.test(value) || value === "." || value === "..") throw new HttpError(400, ErrorCodes.IllegalArgument, `${what} ${JSON.stringify(value.slice(0, 80))} is not a valid id`);
+  if (!isValidId(value)) throw new HttpError(400, ErrorCodes.IllegalArgument, `${what} ${JSON.stringify(value.slice(0, 80))} is not a valid id`);
   return value;
 }
 

@@ -9,10 +9,10 @@ import { ErrorCodes, UndeclaredOutputError } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { HttpHost } from "./host-api.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
-import { authenticate, requireTenant } from "./auth.js";
-import { DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
+import { credentialsOf, requireTenant } from "./auth.js";
+import { ClientAbortedError, DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
+import { bodyCheck } from "./body-schema.js";
 import { checkId, handleCommand, Headers } from "./command-handler.js";
-import { bodyValidator, type ManifestLike } from "./body-validator.js";
 import { awaitStage, waitRequestOf } from "./wait-stage.js";
 import { HttpError } from "./http-error.js";
 import { commandRoutes, routeKey, routeTable } from "./routes.js";
@@ -25,10 +25,10 @@ export interface HttpOptions {
   /** Credentials in addition to the config's. */
   readonly credentials?: readonly HttpCredential[];
   readonly bodyLimit?: number;
-  /** `wow-manifest.json` (as data): command bodies are validated against its field declarations. */
-  readonly manifest?: ManifestLike;
   /** Called for each 5xx (a server fault); default: console.error. */
   readonly onServerError?: (error: unknown) => void;
+  /** Called for a request whose client went away before it was read (nothing to answer; not a fault). */
+  readonly onClientAbort?: (error: unknown) => void;
 }
 
 // `#` arrives only percent-encoded (`%23`): it names a sharded job's instance, `shards#0`. Ids
@@ -56,16 +56,16 @@ export function pathSegments(url: string | undefined): string[] {
 }
 
 export function createRequestListener(host: HttpHost, options: HttpOptions = {}): RequestListener {
-  const credentials = [...(options.config?.credentials ?? []), ...(options.credentials ?? [])];
+  const credentials = credentialsOf([...(options.config?.credentials ?? []), ...(options.credentials ?? [])], options.credentials ? "createHost's http.credentials and the configuration" : "the configuration");
   const bodyLimit = options.bodyLimit ?? options.config?.["body-limit"] ?? DEFAULT_BODY_LIMIT;
   const onServerError = options.onServerError ?? ((error: unknown) => console.error("wow.http: server error", error));
-  const validate = options.manifest ? bodyValidator(options.manifest) : undefined;
+  const onClientAbort = options.onClientAbort ?? (() => {});
   const routes = routeTable(host.aggregates);
 
   const dispatch = async (req: IncomingMessage): Promise<Reply> => {
     const method = req.method ?? "GET";
     const segments = pathSegments(req.url);
-    const principal = authenticate(req, credentials);
+    const principal = credentials.authenticate(req);
     const body = method === "GET" || method === "HEAD" ? {} : await readJsonObject(req, bodyLimit);
     const [first, second, third, fourth] = segments;
     if (first === "wow") {
@@ -89,7 +89,7 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
     const tenantId = checkId("tenant id", third ?? DEFAULT_TENANT);
     requireTenant(principal, tenantId);
     const pathId = route.create ? undefined : checkId("aggregate id", segments[4]!);
-    const decoded = validate === undefined ? body : validate(route.type, body);
+    const decoded = route.bodySchema === undefined ? body : bodyCheck(route.bodySchema)(body);
     const wait = waitRequestOf(req);
     try {
       let processed: CommandResult | undefined;
@@ -98,10 +98,10 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
       const stage = processed === undefined ? "PROCESSED" : await awaitStage(host, wait, processed);
       return { status, body: { ...result, stage }, errorCode };
     } catch (error) {
-      // Without the manifest nothing checked the body, so a handler that throws on a body it did not
-      // expect blames the body. With it, the body fitted its declaration: a handler's TypeError (a
+      // Without a body schema nothing checked the body, so a handler that throws on a body it did not
+      // expect blames the body. With one, the body fitted its declaration: a handler's TypeError (a
       // failed fetch, a bug) is a technical failure, a 500 that is logged, never the client's 400.
-      if (validate === undefined && (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError)) {
+      if (route.bodySchema === undefined && (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError)) {
         throw new HttpError(400, ErrorCodes.CommandValidation, `the command's body does not fit ${route.type}: ${error.message}`);
       }
       throw error;
@@ -112,6 +112,7 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
     dispatch(req)
       .then((reply) => respond(req, res, reply.status, reply.body, reply.errorCode ?? (reply.status < 400 ? ErrorCodes.Ok : undefined)))
       .catch((error: unknown) => {
+        if (error instanceof ClientAbortedError) return onClientAbort(error);
         if (error instanceof HttpError) {
           respond(req, res, error.status, { errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
           if (error.status === 413) res.once("finish", () => req.destroy());

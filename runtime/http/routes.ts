@@ -9,6 +9,8 @@ export interface CommandRoute extends PathRoute {
   readonly context: string;
   readonly aggregate: string;
   readonly create: boolean;
+  /** The body's JSON Schema, when the registration carries one. */
+  readonly bodySchema?: object;
 }
 
 export function commandRoutes(aggregates: readonly AggregateRegistration[]): CommandRoute[] {
@@ -18,7 +20,8 @@ export function commandRoutes(aggregates: readonly AggregateRegistration[]): Com
       if (isSystemCommand(type)) continue;
       const name = type.slice(type.lastIndexOf(".") + 1);
       const { method, path } = commandRoute(a.context, a.aggregate, name, command);
-      routes.push({ method, path, type, context: a.context, aggregate: a.aggregate, create: command.create === true });
+      const route = { method, path, type, context: a.context, aggregate: a.aggregate, create: command.create === true };
+      routes.push(command.bodySchema === undefined ? route : { ...route, bodySchema: command.bodySchema });
     }
   }
   return routes.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));

@@ -19,7 +19,6 @@ if (!existsSync("examples/eshop/generated/wow-manifest.json")) execSync("node di
 const { createHost, commandMessage, aggregateRef } = await import("wowc/runtime");
 const { loadConfig } = await import("../../examples/eshop/generated/index.js");
 const { order, stock, stockSaga } = await import("../../examples/eshop/src/index.js");
-const manifest = (await import("../../examples/eshop/generated/wow-manifest.json", { with: { type: "json" } })).default;
 
 const COMMANDS = Number(process.env.WOW_BENCH_COMMANDS ?? 8_000);
 const CONCURRENCY = Number(process.env.WOW_BENCH_CONCURRENCY ?? 32);
@@ -37,7 +36,7 @@ async function fresh() {
     store: join(dir, "store.db"),
     config,
     services: { "eshop-order.PaymentPolicy": { gracePeriod: "15m" }, "eshop-inventory.Deliveries": { deliveredOn: async () => [] } },
-    http: { credentials: [{ token: TOKEN }], manifest },
+    http: { credentials: [{ token: TOKEN }] },
   });
   await host.start();
   return { host, close: async () => (await host.close(), rmSync(dir, { recursive: true, force: true })) };

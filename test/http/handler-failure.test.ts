@@ -1,31 +1,21 @@
-// A handler that throws (no rejection) on a body the manifest validated is a technical failure: a
-// 500 that the server logs, never a 400 that tells the client its body was wrong (a client does not
-// retry a 4xx). Without the manifest nothing checked the body, and a TypeError still blames it.
+// A handler that throws (no rejection) on a body its schema validated is a technical failure: a 500
+// that the server logs, never a 400 that tells the client its body was wrong (a client does not retry
+// a 4xx). Without a body schema nothing checked the body, and a TypeError still blames it.
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHost, MemoryStore, type AggregateRegistration, type WowHost } from "../../runtime/index.js";
 
 const TOKEN = "operator-token-0123456789";
 
-/** `bank.Price` fetches a rate; the fetch fails the way Node's does: a TypeError. */
-const price: AggregateRegistration<Record<string, never>> = {
-  context: "bank",
-  aggregate: "Quote",
-  initialState: () => ({}),
-  commands: {
-    "bank.Price": {
-      create: true,
-      decide: () => {
-        throw new TypeError("fetch failed");
-      },
-    },
-  },
-  events: {},
-};
+const AMOUNT = { type: "object", additionalProperties: false, required: ["amount"], properties: { amount: { type: "integer", minimum: -2147483648, maximum: 2147483647 } } };
 
-const manifest = {
-  contexts: { bank: { aggregates: { Quote: { commands: { Price: { qualifiedName: "bank.Price", fields: [{ name: "amount", type: { kind: "builtin", name: "int", array: false, optional: false } }] } } } } } },
-};
+/** `bank.Price` fetches a rate; the fetch fails the way Node's does: a TypeError. */
+function price(withSchema: boolean): AggregateRegistration<Record<string, never>> {
+  const decide = () => {
+    throw new TypeError("fetch failed");
+  };
+  return { context: "bank", aggregate: "Quote", initialState: () => ({}), commands: { "bank.Price": { create: true, decide, ...(withSchema ? { bodySchema: AMOUNT } : {}) } }, events: {} };
+}
 
 let host: WowHost | undefined;
 afterEach(async () => {
@@ -33,11 +23,11 @@ afterEach(async () => {
   host = undefined;
 });
 
-async function post(withManifest: boolean, serverErrors: unknown[]) {
+async function post(withSchema: boolean, serverErrors: unknown[]) {
   host = createHost({
-    registrations: [price],
+    registrations: [price(withSchema)],
     store: new MemoryStore(),
-    http: { credentials: [{ token: TOKEN }], ...(withManifest ? { manifest } : {}), onServerError: (error) => serverErrors.push(error) },
+    http: { credentials: [{ token: TOKEN }], onServerError: (error) => serverErrors.push(error) },
     onError: () => {},
   });
   await host.start();
@@ -57,7 +47,7 @@ describe("a handler that throws", () => {
     expect(serverErrors.map((e) => (e as Error).message)).toEqual(["fetch failed"]);
   });
 
-  it("with no manifest to check the body, blames the body (400)", async () => {
+  it("with no schema to check the body, blames the body (400)", async () => {
     const serverErrors: unknown[] = [];
     expect(await post(false, serverErrors)).toEqual({ status: 400, code: "CommandValidation" });
     expect(serverErrors).toEqual([]);

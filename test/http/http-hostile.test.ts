@@ -30,7 +30,7 @@ function raw(h: Hostile): Promise<{ status: number; code: string | undefined; bo
         port: url.port,
         method: h.method,
         path: h.path,
-        headers: { authorization: `Bearer ${OPERATOR}`, ...(h.body === undefined ? {} : { "content-length": String(Buffer.byteLength(h.body)) }), ...h.headers },
+        headers: { authorization: `Bearer ${OPERATOR}`, ...(h.body === undefined ? {} : { "content-length": String(Buffer.byteLength(h.body)), "content-type": "application/json" }), ...h.headers },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -103,6 +103,23 @@ const FIXED: Hostile[] = [
   { method: "GET", path: "/wow/jobs", headers: { authorization: "Bearer" } },
   { method: "GET", path: "/wow/jobs", headers: { authorization: `Bearer ${OPERATOR}x` } },
   { method: "GET", path: "/wow/jobs", headers: { authorization: `Bearer ${OPERATOR.slice(0, -1)}` } },
+  // Bodies that are not declared JSON.
+  { method: "PUT", path: receive, body: '{"quantity": 1}', headers: { "content-type": "text/plain" } },
+  { method: "PUT", path: receive, body: "quantity=1", headers: { "content-type": "application/x-www-form-urlencoded" } },
+  { method: "PUT", path: receive, body: '{"quantity": 1}', headers: { "content-type": "application/json; charset=latin1" } },
+  { method: "PUT", path: receive, body: '{"quantity": 1}', headers: { "content-type": "" } },
+  // Oversized fields, each under the body limit.
+  { method: "POST", path: "/shop/schedule/receive/wow.schedule.reschedule", body: JSON.stringify({ expression: `${"1,".repeat(30_000)}1 * * * * *` }) },
+  { method: "POST", path: "/shop/schedule/receive/wow.schedule.reschedule", body: JSON.stringify({ zone: "Europe/".padEnd(60_000, "x") }) },
+  { method: "POST", path: "/shop/schedule/receive/wow.schedule.reschedule", body: JSON.stringify({ misfire: "C".repeat(60_000) }) },
+  { method: "POST", path: "/shop/schedule/report/wow.schedule.enable", body: "{}", headers: { "Command-Tenant-Id": "t".repeat(5_000) } },
+  { method: "PUT", path: receive, body: JSON.stringify({ quantity: 1, ["k".repeat(60_000)]: 1 }) },
+  { method: "PUT", path: receive, body: JSON.stringify({ quantity: 2147483648 }) },
+  { method: "PUT", path: receive, body: JSON.stringify({ quantity: -2147483649 }) },
+  { method: "PUT", path: receive, body: '{"quantity": 1}', headers: { "Command-Aggregate-Version": "9".repeat(5_000) } },
+  { method: "PUT", path: receive, body: '{"quantity": 1}', headers: { "Command-Wait-Stage": "S".repeat(5_000) } },
+  { method: "PUT", path: receive, body: '{"quantity": 1}', headers: { "Command-Wait-Timeout": "9".repeat(5_000) } },
+  { method: "GET", path: "/wow/jobs", headers: { authorization: `Bearer ${"t".repeat(8_000)}` } },
 ];
 
 it("answers 200+ malformed or hostile requests with a 4xx and an error code, never a 500", async () => {
@@ -136,4 +153,7 @@ it("answers 200+ malformed or hostile requests with a 4xx and an error code, nev
   expect(failures).toEqual([]);
   const healthy = await s.call("GET", "/wow/jobs");
   expect(healthy.status).toBe(200);
+  // Nothing was stored from the oversized rule, and the server reported no fault of its own.
+  expect(JSON.stringify(healthy.json).length).toBeLessThan(50_000);
+  expect(s.serverErrors).toEqual([]);
 });

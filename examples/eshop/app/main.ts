@@ -3,7 +3,7 @@
 //   2. order B: created, confirmed, paid in time: it stays paid (its deadline is cancelled);
 //   3. the `receive-deliveries` job (every 3 s here, see wow.config.json) ticks and receives stock.
 // Commands go through the HTTP API, as a client would send them.
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHost, type Services } from "wowc/runtime";
@@ -30,10 +30,9 @@ const deliveries: Deliveries = {
 };
 const services: Services = { "eshop-order.PaymentPolicy": paymentPolicy, "eshop-inventory.Deliveries": deliveries };
 
-// Command bodies arriving over HTTP are validated against the manifest's field declarations, and
-// decoded to the SDK's types (an ISO-8601 instant to epoch ms, "15m" to ms, a null optional to absent).
-const manifest = JSON.parse(readFileSync(join(root, "generated/wow-manifest.json"), "utf8"));
-const host = createHost({ registrations: [order, stock, stockSaga], store: dbPath, config, services, http: { manifest } });
+// Command bodies arriving over HTTP are checked against the JSON Schemas the generated registrations
+// carry, and decoded to the SDK's types (an ISO-8601 instant to epoch ms, "15m" to ms, a null optional to absent).
+const host = createHost({ registrations: [order, stock, stockSaga], store: dbPath, config, services });
 const timeline = new Timeline(host);
 const server = await host.listen(0);
 const address = server.address();
