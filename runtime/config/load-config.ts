@@ -10,7 +10,10 @@ import { CronExpression } from "../cron/cron-expression.js";
 import { isValidTimeZone, zoneAdvice } from "../cron/zone.js";
 import { parseDuration } from "../model/duration.js";
 import { WowConfigError } from "./config-error.js";
+import { isConfigVariable, runtimeEnvironment } from "./config-keys.js";
+import { credentialProblems } from "./credentials.js";
 import { pointer, readEnvironment, setOwn } from "./environment.js";
+import { nearestName } from "./nearest-name.js";
 import type { ConfigProblem, WowConfig } from "./types.js";
 
 export const CONFIG_FILE_NAME = "wow.config.json";
@@ -63,9 +66,13 @@ export function loadWowConfig<Job extends string>(options: LoadWowConfigOptions<
       problems.push({ path: "", message: `not valid JSON: ${(error as Error).message}`, source: fileLabel });
     }
   }
-  const table = options.environment ?? {};
-  const { overrides, sources } = readEnvironment(table, options.env ?? process.env);
-  const merged = merge(merge(options.defaults, fromFile), overrides) as WowConfig<Job>;
+  const table = { ...runtimeEnvironment(), ...options.environment };
+  const env = options.env ?? process.env;
+  problems.push(...unknownVariables(table, env));
+  const { overrides, sources } = readEnvironment(table, env);
+  // The file's object where a default is a scalar stays, for the schema to report; an environment
+  // variable under a file's scalar does not replace it (the file's value is the one to report).
+  const merged = merge(merge(options.defaults, fromFile, "over"), overrides, "base") as WowConfig<Job>;
   // A variable under a value of the file that is not an object did not land (see merge): the
   // problem there is the file's.
   const landed = [...sources].filter(([, variable]) => valueAt(merged, table[variable]!) !== undefined);
@@ -79,7 +86,8 @@ export function loadWowConfig<Job extends string>(options: LoadWowConfigOptions<
     const validate = validatorFor(options.schema);
     const schemaProblems = validate(merged) ? [] : (validate.errors ?? []).map((error) => describe(error, sourceOf));
     const refused = new Set(schemaProblems.map((problem) => problem.path));
-    problems.push(...schemaProblems, ...semanticProblems(merged, sourceOf).filter((problem) => !refused.has(problem.path)));
+    const more = [...semanticProblems(merged, sourceOf), ...unsafeIntegers(options.schema, merged, "", sourceOf)];
+    problems.push(...schemaProblems, ...more.filter((problem) => !refused.has(problem.path)));
   }
   if (problems.length > 0) throw new WowConfigError(problems);
   return merged;
@@ -110,6 +118,10 @@ function semanticProblems(config: unknown, sourceOf: (path: string) => string): 
     } catch (error) {
       problem(`${base}/expression`, (error as Error).message);
     }
+  }
+  const credentials = record(wow?.http)?.credentials;
+  if (Array.isArray(credentials) && credentials.every((c) => record(c) !== undefined)) {
+    for (const found of credentialProblems(credentials, "/wow/http/credentials", "")) problems.push({ ...found, source: sourceOf(found.path) });
   }
   const pollInterval = record(wow?.timers)?.["poll-interval"];
   if (typeof pollInterval === "string" || typeof pollInterval === "number") {
@@ -146,16 +158,45 @@ function propertiesAt(schema: unknown): Record<string, unknown> {
 
 /**
  * `over` laid on `base`: its objects merge into `base`'s objects, its other values replace what is
- * there. An object of `over` never replaces a `base` value that is not one (`"wow": 5` in the file,
- * then an environment variable under `wow`): that value stays, for the schema to report, instead of
- * an object without the declared defaults.
+ * there. Where an object of `over` meets a `base` value that is not one, `wins` says which stays for
+ * the schema to report: the file's object over a declared default (`"enabled": {"value": false}`), the
+ * file's scalar under an environment variable's path (`"wow": 5`, then `WOW_TIMERS__…`).
  */
-function merge(base: unknown, over: unknown): unknown {
+function merge(base: unknown, over: unknown, wins: "over" | "base"): unknown {
   if (!isPlainObject(over)) return over === undefined ? base : over;
-  if (!isPlainObject(base)) return base === undefined ? over : base;
+  if (!isPlainObject(base)) return base === undefined || wins === "over" ? over : base;
   const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) setOwn(out, key, Object.hasOwn(base, key) ? merge(base[key], value) : value);
+  for (const [key, value] of Object.entries(over)) setOwn(out, key, Object.hasOwn(base, key) ? merge(base[key], value, wins) : value);
   return out;
+}
+
+/** Variables that look like settings (`WOW_<SECTION>__…`) but set none: a typo, or a setting that does not exist. */
+function unknownVariables(table: Readonly<Record<string, readonly string[]>>, env: Readonly<Record<string, string | undefined>>): ConfigProblem[] {
+  const known = Object.keys(table);
+  return Object.keys(env)
+    .filter((name) => env[name] !== undefined && isConfigVariable(name) && !Object.hasOwn(table, name))
+    .sort()
+    .map((name) => {
+      const near = nearestName(name, known);
+      return { path: "", message: `unknown setting variable ${name}${near === undefined ? ` (known: ${known.join(", ")})` : `: did you mean ${near}?`}`, source: name };
+    });
+}
+
+/**
+ * Integers past what the runtime counts exactly (`"max-attempts": 1e308` is an integer to JSON Schema):
+ * wherever the schema says `integer`, a value must be a safe integer.
+ */
+function unsafeIntegers(schema: unknown, value: unknown, path: string, sourceOf: (path: string) => string): ConfigProblem[] {
+  const node = record(schema);
+  if (node === undefined) return [];
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  if (types.includes("integer") && typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    return [{ path, message: `must be at most ${Number.MAX_SAFE_INTEGER} (got ${value})`, source: sourceOf(path) }];
+  }
+  const properties = record(node.properties);
+  const object = record(value);
+  if (properties === undefined || object === undefined) return [];
+  return Object.keys(properties).flatMap((key) => (Object.hasOwn(object, key) ? unsafeIntegers(properties[key], object[key], `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, sourceOf) : []));
 }
 
 /** The value at `path` through own properties of plain objects, or undefined. */

@@ -27,6 +27,7 @@ import type { Delivery } from "../timers/timer-service.js";
 import type { TimerOptions } from "../timers/timer-options.js";
 import { checkServices } from "./check-services.js";
 import { checkTargets } from "./check-targets.js";
+import { configuredTimerOptions } from "./config-options.js";
 import { Host } from "./core-host.js";
 
 export type Registration = AggregateRegistration | SagaRegistration;
@@ -88,6 +89,7 @@ export class WowHost implements HttpHost {
     const aggregates = options.registrations.filter((r): r is AggregateRegistration => !isSaga(r));
     checkServices(aggregates, options.registrations.filter(isSaga), options.services ?? {});
     checkTargets(options.registrations.filter(isSaga), new AggregateRegistry(aggregates));
+    const configuredTimers = configuredTimerOptions(options.config);
     this.clock = options.clock ?? systemClock;
     this.config = options.config;
     const store = options.store ?? options.config?.wow.store?.path ?? "wow.db";
@@ -115,10 +117,7 @@ export class WowHost implements HttpHost {
       clock: this.clock,
       cronNext,
       ...(options.services ? { services: options.services } : {}),
-      timers: {
-        ...(timersConfig ? { pollInterval: timersConfig["poll-interval"], maxAttempts: timersConfig["max-attempts"] } : {}),
-        ...options.timers,
-      },
+      timers: { ...configuredTimers, ...options.timers },
       // A delivered command committed: subscriptions look for its events now.
       onDelivery: (delivery) => {
         if ((delivery.result?.events.length ?? 0) > 0) this.subscriptions.wake();
