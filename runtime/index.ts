@@ -12,7 +12,7 @@ export * from "./config/index.js";
 export type { CommandOutcome, CommandResult } from "./model/command-result.js";
 export { SystemEvents, isSystemEvent, type ScheduleCancelledBody, type ScheduleSetBody } from "./model/system-events.js";
 export { systemClock, type Clock, type SleepOptions } from "./clock.js";
-export { DuplicateRequestError, UnstorableCommitError, VersionConflictError } from "./store/errors.js";
+export { DuplicateRequestError, StoreDamagedError, UnstorableCommitError, VersionConflictError } from "./store/errors.js";
 export type { AppendResult, Commit, DecisionInput, EventStore, RequestRecord, StoredStream, TimerChange, TimerSpec } from "./store/event-store.js";
 export type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStatus, TimerStore } from "./store/timer-store.js";
 export type { Store } from "./store/store.js";
@@ -31,7 +31,7 @@ export { PollLoop, type LoopState, type PollOutcome } from "./loop/poll-loop.js"
 export { Host, type HostOptions } from "./hosting/core-host.js";
 export * from "./cron/index.js";
 
-export { createHost, WowHost, type CreateHostOptions, type Registration } from "./hosting/create-host.js";
+export { createHost, WowHost, type CreateHostOptions, type HostStatus, type Registration } from "./hosting/create-host.js";
 export { SubscriptionService, type Subscription, type SubscriptionOptions, type SubscriptionServiceOptions } from "./subscriptions/subscription-service.js";
 export { parkedId, type ParkedEvent, type SubscriptionStore } from "./store/subscription-store.js";
 export { MemorySubscriptionStore } from "./store/memory/subscriptions.js";

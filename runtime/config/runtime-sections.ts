@@ -28,7 +28,12 @@ export const RUNTIME_SECTIONS_SCHEMA: Readonly<Record<string, object>> = {
     type: "object",
     additionalProperties: false,
     properties: {
-      path: { type: "string", minLength: 1, description: "The SQLite journal file (default wow.db)." },
+      path: { type: "string", minLength: 1, description: "The SQLite store's file (default wow.db)." },
+      synchronous: {
+        enum: ["NORMAL", "FULL"],
+        description: "SQLite's durability: NORMAL (default) keeps every acknowledged commit through a crash of the process; FULL also through a power loss, at the cost of a sync per commit.",
+      },
+      "integrity-check": { type: "boolean", description: "SQLite's quick integrity check of the file at start (default true; it reads every page once)." },
     },
   },
 };

@@ -32,9 +32,11 @@ export interface HttpConfig {
   readonly "body-limit"?: number;
 }
 
-/** `wow.store` (known to the runtime): where the embedded SQLite journal lives. */
+/** `wow.store` (known to the runtime): where the embedded SQLite store lives, and how it keeps commits. */
 export interface StoreConfig {
   readonly path?: string;
+  readonly synchronous?: "NORMAL" | "FULL";
+  readonly "integrity-check"?: boolean;
 }
 
 export interface WowConfig<Job extends string = string> {

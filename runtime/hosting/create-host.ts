@@ -9,6 +9,7 @@ import type { HttpHost, RedriveOutcome } from "../http/host-api.js";
 import { listen } from "../http/listen.js";
 import { createRequestListener, type HttpOptions, type RequestListener } from "../http/request-listener.js";
 import { JobManager } from "../jobs/job-manager.js";
+import type { LoopState } from "../loop/poll-loop.js";
 import { hostRule } from "../jobs/job-rules.js";
 import { jobIndexSubscription, jobSubscriptions } from "../jobs/job-subscriptions.js";
 import { singleHostOwnership, type PartitionOwnership } from "../jobs/partition-ownership.js";
@@ -18,6 +19,7 @@ import type { AggregateRegistration, Services } from "../model/registration.js";
 import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
 import { AggregateRegistry } from "../processing/registry.js";
 import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
+import { StoreDamagedError } from "../store/errors.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 import type { ParkedEvent } from "../store/subscription-store.js";
@@ -31,6 +33,14 @@ import { configuredTimerOptions } from "./config-options.js";
 import { Host } from "./core-host.js";
 
 export type Registration = AggregateRegistration | SagaRegistration;
+
+export interface HostStatus {
+  readonly state: "running" | "stopped" | "halted";
+  /** Why it halted. */
+  readonly reason?: string;
+  readonly store: string;
+  readonly loops: readonly LoopState[];
+}
 
 export interface CreateHostOptions {
   readonly registrations: readonly Registration[];
@@ -82,6 +92,7 @@ export class WowHost implements HttpHost {
   private servers: Server[] = [];
   private listener: RequestListener | undefined;
   private started: Promise<void> | undefined;
+  private halted: StoreDamagedError | undefined;
 
   constructor(private readonly options: CreateHostOptions) {
     // Before anything is opened: a host without a service its handlers list, or without an aggregate
@@ -94,7 +105,14 @@ export class WowHost implements HttpHost {
     this.config = options.config;
     const store = options.store ?? options.config?.wow.store?.path ?? "wow.db";
     this.ownsStore = typeof store === "string";
-    this.store = typeof store === "string" ? new SqliteStore(store) : store;
+    const storeConfig = options.config?.wow.store;
+    this.store =
+      typeof store === "string"
+        ? new SqliteStore(store, {
+            ...(storeConfig?.synchronous === undefined ? {} : { synchronous: storeConfig.synchronous }),
+            ...(storeConfig?.["integrity-check"] === undefined ? {} : { integrityCheck: storeConfig["integrity-check"] }),
+          })
+        : store;
     this.sagas = options.registrations.filter(isSaga);
     const ownership = options.ownership ?? singleHostOwnership();
     const schedules = (options.config?.wow.schedules ?? {}) as WowConfig["wow"]["schedules"];
@@ -123,7 +141,7 @@ export class WowHost implements HttpHost {
         if ((delivery.result?.events.length ?? 0) > 0) this.subscriptions.wake();
         options.onDelivery?.(delivery);
       },
-      ...(options.onError ? { onError: options.onError } : {}),
+      onError: (error) => this.failed(error),
     });
     const runtime = { send: this.send, events: this.store.events, clock: this.clock, services: options.services ?? {} };
     this.subscriptions = new SubscriptionService({
@@ -138,7 +156,7 @@ export class WowHost implements HttpHost {
         ...this.sagas.flatMap((saga) => jobSubscriptions(saga, { ...runtime, ownership, ...(options.onDerived ? { onDerived: options.onDerived } : {}) })),
       ],
       ...(options.onParked ? { onParked: options.onParked } : {}),
-      ...(options.onError ? { onError: options.onError } : {}),
+      onError: (error) => this.failed(error),
     });
     // Credentials that could never authenticate, or clash, are refused now, not at the first request.
     if (options.http !== undefined || options.config?.wow.http !== undefined) this.listener = createRequestListener(this, this.httpOptions());
@@ -165,10 +183,41 @@ export class WowHost implements HttpHost {
   async stop(): Promise<void> {
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     this.servers = [];
-    await this.started;
+    await this.started?.catch(() => undefined);
     this.started = undefined;
+    await this.stopLoops();
+  }
+
+  /** What the host is doing: running, stopped, or halted by a damaged store (with why), and each loop's state. */
+  status(): HostStatus {
+    const state = this.halted !== undefined ? "halted" : this.started !== undefined ? "running" : "stopped";
+    return {
+      state,
+      ...(this.halted === undefined ? {} : { reason: this.halted.message }),
+      store: this.store.kind,
+      loops: [this.core.timers.describe(), ...this.subscriptions.describe()],
+    };
+  }
+
+  /** Copies the store, while the host runs, into `destination` (a file of its own): what a restore starts from. */
+  async backup(destination: string): Promise<void> {
+    if (this.store.backup === undefined) throw new Error(`the ${this.store.kind} store has no online backup: back it up with its own tools`);
+    await this.store.backup(destination);
+  }
+
+  private async stopLoops(): Promise<void> {
     await this.subscriptions.stop();
     await this.core.stop();
+  }
+
+  /** A loop's poll failed as a whole. A damaged store halts the host: it decides and delivers nothing more. */
+  private failed(error: unknown): void {
+    if (error instanceof StoreDamagedError) {
+      if (this.halted === error) return; // the other loops meeting the same damage: reported once
+      this.halted ??= error;
+      void this.stopLoops().catch((e: unknown) => this.failed(e));
+    }
+    (this.options.onError ?? ((e: unknown) => console.error("wow: a poll failed", e)))(error);
   }
 
   /** Stops and closes the store if the host opened it. */

@@ -6,6 +6,7 @@ import type { HttpConfig, HttpCredential } from "../config/types.js";
 import { DEFAULT_TENANT } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes, UndeclaredOutputError } from "../model/errors.js";
+import { StoreDamagedError } from "../store/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { HttpHost } from "./host-api.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
@@ -121,6 +122,7 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
         onServerError(error);
         // A handler that broke its declaration: a fault of the server's code, named for the caller too.
         if (error instanceof UndeclaredOutputError) respond(req, res, 500, { errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
+        else if (error instanceof StoreDamagedError) respond(req, res, 503, { errorCode: "StoreDamaged", errorMsg: "the host's store is damaged: it decides nothing until an operator restores it", succeeded: false }, "StoreDamaged");
         else respond(req, res, 500, { errorCode: "InternalError", errorMsg: "the server failed; see its log", succeeded: false }, "InternalError");
       });
   };

@@ -44,3 +44,21 @@ export type CommitRefusal = VersionConflictError | DuplicateRequestError | Unsto
 export function isCommitRefusal(error: unknown): error is CommitRefusal {
   return error instanceof VersionConflictError || error instanceof DuplicateRequestError || error instanceof UnstorableCommitError;
 }
+
+/**
+ * The store's file is damaged (or is not a store at all, or lost its history): the host stops deciding
+ * and delivering, and every further read or write is refused with this error, which names the file
+ * and what to do. Nothing is written into a damaged file.
+ */
+export class StoreDamagedError extends Error {
+  constructor(
+    readonly file: string,
+    /** What was found: SQLite's error code, or what the check saw. */
+    readonly finding: string,
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "StoreDamagedError";
+  }
+}

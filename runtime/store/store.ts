@@ -12,5 +12,7 @@ export interface Store {
   readonly subscriptions: SubscriptionStore;
   /** Housekeeping for a moment with nothing due (e.g. SQLite's WAL checkpoint). */
   idle?(): Promise<void>;
+  /** A consistent copy of the whole store, taken while it is in use, into `destination`. */
+  backup?(destination: string): Promise<void>;
   close(): Promise<void>;
 }

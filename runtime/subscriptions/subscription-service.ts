@@ -145,7 +145,8 @@ export class SubscriptionService {
     const workers = [...this.workers.values()];
     await Promise.all(workers.map((w) => w.loop.stop()));
     for (const worker of workers) {
-      await this.flush(worker);
+      // A position not written is read again at the next start: its events are passed over once more, harmlessly.
+      await this.flush(worker).catch((error: unknown) => this.onError(error));
       worker.position = undefined;
     }
   }

@@ -4,12 +4,13 @@ import Database from "better-sqlite3";
 import { refKey, refOfKey, sameRef, type AggregateRef } from "../../model/aggregate-ref.js";
 import type { EventMessage } from "../../model/messages.js";
 import { slotRequestId } from "../../model/request-ids.js";
-import { DuplicateRequestError, UnstorableCommitError, VersionConflictError } from "../errors.js";
+import { DuplicateRequestError, StoreDamagedError, UnstorableCommitError, VersionConflictError } from "../errors.js";
 import type { AppendResult, Commit, StoredStream, TimerChange } from "../event-store.js";
 import { atPosition, toEvent, type CommitData } from "../stored-json.js";
 import type { TimerSettlement } from "../timer-store.js";
 import { checkOptions, configure, type SqliteStoreOptions } from "./options.js";
-import { migrate } from "./schema.js";
+import { checkIntegrity, checkMarker, damageOf, holdsStore, writeMarker } from "./file-checks.js";
+import { ensureStoreId, migrate, storeIdOf } from "./schema.js";
 import { prepareStatements, type Statements } from "./statements.js";
 
 /** A stream's state as read: its version (0: none) and whether it is deleted. */
@@ -24,13 +25,46 @@ export class SqliteConnection {
   readonly stmt: Statements;
   private readonly keys = new WeakMap<AggregateRef, string>();
 
+  /** Set by the first sign of damage: every later use of the file is refused with it. */
+  private damage: StoreDamagedError | undefined;
+
   constructor(readonly path: string, options: SqliteStoreOptions) {
     checkOptions(options);
     this.db = new Database(path);
-    configure(this.db, options);
-    this.db.function("wow_slot_request", { deterministic: true }, (id, slot) => slotRequestId(String(id), Number(slot)));
-    this.schemaVersion = migrate(this.db);
-    this.stmt = prepareStatements(this.db);
+    try {
+      configure(this.db, options);
+      const existing = holdsStore(this.db);
+      if (existing && options.integrityCheck !== false) checkIntegrity(this.db, path);
+      checkMarker(path, existing ? storeIdOf(this.db) : undefined);
+      this.db.function("wow_slot_request", { deterministic: true }, (id, slot) => slotRequestId(String(id), Number(slot)));
+      this.schemaVersion = migrate(this.db);
+      writeMarker(path, ensureStoreId(this.db));
+      this.stmt = prepareStatements(this.db);
+    } catch (error) {
+      this.db.close();
+      throw damageOf(error, path) ?? error;
+    }
+  }
+
+  /**
+   * Runs `work` on the file, unless it is known to be damaged; SQLite's corruption error marks it so
+   * (StoreDamagedError, naming the file), and every later use is refused without touching the file.
+   */
+  guard<T>(work: () => T): T {
+    if (this.damage !== undefined) throw this.damage;
+    try {
+      return work();
+    } catch (error) {
+      const damage = damageOf(error, this.path);
+      if (damage === undefined) throw error;
+      this.damage = damage;
+      throw damage;
+    }
+  }
+
+  /** Why the file is refused, if it is. */
+  get damaged(): StoreDamagedError | undefined {
+    return this.damage;
   }
 
   /** `refKey`, computed once per ref object (a delivery's target is looked up, loaded and appended to). */

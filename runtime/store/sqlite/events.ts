@@ -2,7 +2,7 @@
 import Database from "better-sqlite3";
 import type { AggregateRef } from "../../model/aggregate-ref.js";
 import type { EventMessage } from "../../model/messages.js";
-import { isCommitRefusal } from "../errors.js";
+import { isCommitRefusal, StoreDamagedError } from "../errors.js";
 import type { AppendResult, Commit, DecisionInput, EventStore, RequestRecord, StoredStream } from "../event-store.js";
 import { commitData, toEvent, type CommitData } from "../stored-json.js";
 import { cachedRef } from "./rows.js";
@@ -26,21 +26,27 @@ export class SqliteEventStore implements EventStore {
   }
 
   async load(aggregate: AggregateRef): Promise<StoredStream> {
-    const key = this.c.keyOf(aggregate);
-    const { version, deleted } = this.c.stmt.streamState.get(key)!;
-    return this.c.streamOf(key, version, deleted);
+    return this.c.guard(() => {
+      const key = this.c.keyOf(aggregate);
+      const { version, deleted } = this.c.stmt.streamState.get(key)!;
+      return this.c.streamOf(key, version, deleted);
+    });
   }
 
   async findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined> {
-    const row = this.c.stmt.request.get(this.c.keyOf(aggregate), requestId);
-    return row && { requestId, version: row.version, errorCode: row.error_code };
+    return this.c.guard(() => {
+      const row = this.c.stmt.request.get(this.c.keyOf(aggregate), requestId);
+      return row && { requestId, version: row.version, errorCode: row.error_code };
+    });
   }
 
   async loadForDecision(aggregate: AggregateRef, requestId: string): Promise<DecisionInput> {
-    const key = this.c.keyOf(aggregate);
-    const row = this.c.stmt.streamAndRequest.get(key, requestId)!;
-    if (row.request_version !== null) return { decided: { requestId, version: row.request_version, errorCode: row.error_code! } };
-    return { stream: this.c.streamOf(key, row.version, row.deleted) };
+    return this.c.guard(() => {
+      const key = this.c.keyOf(aggregate);
+      const row = this.c.stmt.streamAndRequest.get(key, requestId)!;
+      if (row.request_version !== null) return { decided: { requestId, version: row.request_version, errorCode: row.error_code! } };
+      return { stream: this.c.streamOf(key, row.version, row.deleted) };
+    });
   }
 
   /**
@@ -62,8 +68,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   async read(after: number, limit: number): Promise<EventMessage[]> {
-    const refs = new Map<string, AggregateRef>();
-    return this.c.stmt.readEvents.all(after, limit).map((row) => toEvent(row, cachedRef(row.stream, refs)));
+    return this.c.guard(() => {
+      const refs = new Map<string, AggregateRef>();
+      return this.c.stmt.readEvents.all(after, limit).map((row) => toEvent(row, cachedRef(row.stream, refs)));
+    });
   }
 
   private flush(): void {
@@ -75,7 +83,7 @@ export class SqliteEventStore implements EventStore {
   private commitGroup(group: readonly PendingAppend[]): void {
     const outcomes: ({ ok: true; value: AppendResult } | { ok: false; error: unknown })[] = [];
     try {
-      this.groupTx.immediate(() => {
+      this.c.guard(() => this.groupTx.immediate(() => {
         for (const { commit, data } of group) {
           try {
             outcomes.push({ ok: true, value: this.c.writeCommit(commit, data) });
@@ -84,7 +92,7 @@ export class SqliteEventStore implements EventStore {
             outcomes.push({ ok: false, error });
           }
         }
-      });
+      }));
     } catch (error) {
       // Not a refusal, but maybe one member's error (a constraint, a row too big): each goes alone, so the
       // others land. A store-wide one (busy, full, I/O) would only fail again, each after its busy timeout.
@@ -102,6 +110,7 @@ export class SqliteEventStore implements EventStore {
 
 /** An error a single commit can cause (its rows), as opposed to the store's (busy, locked, full, I/O, corrupt). */
 function mayBeOneCommitsError(error: unknown): boolean {
+  if (error instanceof StoreDamagedError) return false;
   if (!(error instanceof Database.SqliteError)) return true;
   return /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)/.test(error.code);
 }

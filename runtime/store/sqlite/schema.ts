@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { refKey, type AggregateRef } from "../../model/aggregate-ref.js";
 import type { Causation, CommandDraft } from "../../model/messages.js";
@@ -144,6 +145,17 @@ export function timerRowV2(specV1: string): { target: string | null; spec: strin
   };
   const data: SpecData = { rule: old.rule, command: old.command, causation };
   return { target: old.target === undefined ? null : refKey(old.target), spec: JSON.stringify(data) };
+}
+
+/** The store's id, kept in the file (and beside it, in the marker: see file-checks). */
+export function storeIdOf(db: Database.Database): string | undefined {
+  return (db.prepare("SELECT value FROM wow_meta WHERE key = 'store_id'").get() as { value: string } | undefined)?.value;
+}
+
+/** The store's id, made now for a store that has none yet. */
+export function ensureStoreId(db: Database.Database): string {
+  db.prepare("INSERT OR IGNORE INTO wow_meta (key, value) VALUES ('store_id', ?)").run(randomUUID());
+  return storeIdOf(db)!;
 }
 
 /** Creates or upgrades the schema in one transaction; refuses a database from a newer runtime. */

@@ -33,7 +33,15 @@ export class SqliteStore implements Store {
 
   /** Copies the WAL into the database file (a PASSIVE checkpoint: it never waits for other connections). */
   async idle(): Promise<void> {
-    this.connection.db.pragma("wal_checkpoint(PASSIVE)");
+    this.connection.guard(() => this.connection.db.pragma("wal_checkpoint(PASSIVE)"));
+  }
+
+  /**
+   * SQLite's online backup: the whole file copied page by page while the store is in use (a consistent
+   * snapshot), into `destination` (a new file, or one to overwrite). Open it as a store to restore.
+   */
+  async backup(destination: string): Promise<void> {
+    await this.connection.guard(() => this.connection.db.backup(destination));
   }
 
   async close(): Promise<void> {

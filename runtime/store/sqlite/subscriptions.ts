@@ -11,37 +11,53 @@ export class SqliteSubscriptionStore implements SubscriptionStore {
   constructor(private readonly c: SqliteConnection) {}
 
   async checkpoint(subscription: string): Promise<number> {
-    return this.c.stmt.checkpoint.get(subscription)?.position ?? 0;
+    return this.c.guard(() => {
+      return this.c.stmt.checkpoint.get(subscription)?.position ?? 0;
+    });
   }
 
   async saveCheckpoint(subscription: string, position: number): Promise<void> {
-    this.c.stmt.saveCheckpoint.run(subscription, position);
+    return this.c.guard(() => {
+      this.c.stmt.saveCheckpoint.run(subscription, position);
+    });
   }
 
   async park(e: ParkedEvent): Promise<void> {
-    this.c.stmt.park.run(e.id, e.subscription, e.position, JSON.stringify(e.event), e.attempts, e.error, e.parkedAt);
+    return this.c.guard(() => {
+      this.c.stmt.park.run(e.id, e.subscription, e.position, JSON.stringify(e.event), e.attempts, e.error, e.parkedAt);
+    });
   }
 
   async parked(limit = DEFAULT_LIST_LIMIT, tenantId?: string): Promise<ParkedEvent[]> {
-    const s = this.c.stmt;
-    return (tenantId === undefined ? s.parkedEvents.all(limit) : s.parkedEventsOf.all(tenantId, limit)).map(toParkedEvent);
+    return this.c.guard(() => {
+      const s = this.c.stmt;
+      return (tenantId === undefined ? s.parkedEvents.all(limit) : s.parkedEventsOf.all(tenantId, limit)).map(toParkedEvent);
+    });
   }
 
   async parkedEvent(id: string): Promise<ParkedEvent | undefined> {
-    const row = this.c.stmt.parkedEvent.get(id);
-    return row && toParkedEvent(row);
+    return this.c.guard(() => {
+      const row = this.c.stmt.parkedEvent.get(id);
+      return row && toParkedEvent(row);
+    });
   }
 
   async unpark(id: string): Promise<boolean> {
-    return this.c.stmt.unpark.run(id).changes > 0;
+    return this.c.guard(() => {
+      return this.c.stmt.unpark.run(id).changes > 0;
+    });
   }
 
   async rememberInstance(ref: AggregateRef): Promise<void> {
-    this.c.stmt.rememberInstance.run(refKey(ref), JSON.stringify(ref));
+    return this.c.guard(() => {
+      this.c.stmt.rememberInstance.run(refKey(ref), JSON.stringify(ref));
+    });
   }
 
   async instances(): Promise<AggregateRef[]> {
-    return this.c.stmt.instances.all().map((row) => JSON.parse(row.ref) as AggregateRef);
+    return this.c.guard(() => {
+      return this.c.stmt.instances.all().map((row) => JSON.parse(row.ref) as AggregateRef);
+    });
   }
 
   async close(): Promise<void> {}

@@ -32,30 +32,32 @@ export class SqliteTimerStore implements TimerStore {
   }
 
   async claimDue(now: number, limit: number, _lease: ClaimLease): Promise<DueBatch> {
-    // The mark first: a write after it (even one the read sees) voids what is read for `commitBatch`.
-    const mark = this.writeMark();
-    const refs = new Map<string, AggregateRef>();
-    const timers: TimerRow[] = [];
-    const inputs: DecisionInput[] = [];
-    const rows: number[] = [];
-    /** The streams read so far: timers of one target share its events. */
-    const streams = new Map<string, DecisionInput>();
-    for (const row of this.c.stmt.dueWithInputs.all(now, limit)) {
-      const timer = toTimer(row, refs);
-      const key = row.target ?? row.owner;
-      this.c.knowKey(timer.target, key);
-      timers.push(timer);
-      rows.push(row.row);
-      if (row.request_version !== null) {
-        inputs.push({ decided: { requestId: slotRequestId(timer.id, timer.slot), version: row.request_version, errorCode: row.error_code! } });
-        continue;
+    return this.c.guard(() => {
+      // The mark first: a write after it (even one the read sees) voids what is read for `commitBatch`.
+      const mark = this.writeMark();
+      const refs = new Map<string, AggregateRef>();
+      const timers: TimerRow[] = [];
+      const inputs: DecisionInput[] = [];
+      const rows: number[] = [];
+      /** The streams read so far: timers of one target share its events. */
+      const streams = new Map<string, DecisionInput>();
+      for (const row of this.c.stmt.dueWithInputs.all(now, limit)) {
+        const timer = toTimer(row, refs);
+        const key = row.target ?? row.owner;
+        this.c.knowKey(timer.target, key);
+        timers.push(timer);
+        rows.push(row.row);
+        if (row.request_version !== null) {
+          inputs.push({ decided: { requestId: slotRequestId(timer.id, timer.slot), version: row.request_version, errorCode: row.error_code! } });
+          continue;
+        }
+        let input = streams.get(key);
+        if (input === undefined) streams.set(key, (input = { stream: this.c.streamOf(key, row.version, row.deleted) }));
+        inputs.push(input);
       }
-      let input = streams.get(key);
-      if (input === undefined) streams.set(key, (input = { stream: this.c.streamOf(key, row.version, row.deleted) }));
-      inputs.push(input);
-    }
-    const claim: SqliteClaim = { mark, rows };
-    return { timers, inputs, token: claim };
+      const claim: SqliteClaim = { mark, rows };
+      return { timers, inputs, token: claim };
+    });
   }
 
   async commitBatch(batch: DueBatch, entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
@@ -70,43 +72,55 @@ export class SqliteTimerStore implements TimerStore {
         throw error;
       }
     });
-    return this.batchTx.immediate(batch, entries, data);
+    return this.c.guard(() => this.batchTx.immediate(batch, entries, data));
   }
 
   async settle(settlements: readonly TimerSettlement[]): Promise<void> {
-    if (settlements.length > 0) this.settleTx.immediate(settlements);
+    return this.c.guard(() => {
+      if (settlements.length > 0) this.settleTx.immediate(settlements);
+    });
   }
 
   async nextDueAt(): Promise<number | undefined> {
-    return this.c.stmt.nextDueAt.get()?.at ?? undefined;
+    return this.c.guard(() => {
+      return this.c.stmt.nextDueAt.get()?.at ?? undefined;
+    });
   }
 
   async timer(id: string): Promise<TimerRow | undefined> {
-    const row = this.c.stmt.timer.get(id);
-    return row && toTimer(row);
+    return this.c.guard(() => {
+      const row = this.c.stmt.timer.get(id);
+      return row && toTimer(row);
+    });
   }
 
   async timersOf(owner: AggregateRef): Promise<TimerRow[]> {
-    return this.c.stmt.timersOf.all(this.c.keyOf(owner)).map((row) => toTimer(row));
+    return this.c.guard(() => {
+      return this.c.stmt.timersOf.all(this.c.keyOf(owner)).map((row) => toTimer(row));
+    });
   }
 
   async list(query: TimerQuery): Promise<TimerRow[]> {
-    const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-    const s = this.c.stmt;
-    const rows =
-      query.status === "pending"
-        ? query.tenantId === undefined
-          ? s.pendingTimers.all(limit)
-          : s.pendingTimersOf.all(query.tenantId, limit)
-        : query.tenantId === undefined
-          ? s.parkedTimers.all(limit)
-          : s.parkedTimersOf.all(query.tenantId, limit);
-    const refs = new Map<string, AggregateRef>();
-    return rows.map((row) => toTimer(row, refs));
+    return this.c.guard(() => {
+      const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+      const s = this.c.stmt;
+      const rows =
+        query.status === "pending"
+          ? query.tenantId === undefined
+            ? s.pendingTimers.all(limit)
+            : s.pendingTimersOf.all(query.tenantId, limit)
+          : query.tenantId === undefined
+            ? s.parkedTimers.all(limit)
+            : s.parkedTimersOf.all(query.tenantId, limit);
+      const refs = new Map<string, AggregateRef>();
+      return rows.map((row) => toTimer(row, refs));
+    });
   }
 
   async redrive(id: string, now: number): Promise<boolean> {
-    return this.c.stmt.redrive.run(now, id).changes === 1;
+    return this.c.guard(() => {
+      return this.c.stmt.redrive.run(now, id).changes === 1;
+    });
   }
 
   private writeMark(): WriteMark {
