@@ -1,7 +1,10 @@
 // The embedded default store: one SQLite file (WAL), schema created and versioned by the runtime. It
 // serves one host.
 import type Database from "better-sqlite3";
+import type { EventStore } from "../event-store.js";
 import type { Store } from "../store.js";
+import type { SubscriptionStore } from "../subscription-store.js";
+import type { TimerStore } from "../timer-store.js";
 import { SqliteConnection } from "./connection.js";
 import { SqliteEventStore } from "./events.js";
 import type { SqliteStoreOptions } from "./options.js";
@@ -10,10 +13,10 @@ import { SqliteTimerStore } from "./timers.js";
 
 export class SqliteStore implements Store {
   readonly kind = "sqlite";
-  readonly connection: SqliteConnection;
-  readonly events: SqliteEventStore;
-  readonly timers: SqliteTimerStore;
-  readonly subscriptions: SqliteSubscriptionStore;
+  private readonly connection: SqliteConnection;
+  readonly events: EventStore;
+  readonly timers: TimerStore;
+  readonly subscriptions: SubscriptionStore;
 
   constructor(readonly path: string, options: SqliteStoreOptions = {}) {
     this.connection = new SqliteConnection(path, options);
