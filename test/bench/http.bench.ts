@@ -28,11 +28,16 @@ const TOKEN = "bench-operator-token-0123456789";
 const LOAD = fileURLToPath(new URL("./tools/http-load.mjs", import.meta.url));
 const PREFIX = "/eshop-inventory/tenant/(0)/stock";
 
-async function fresh() {
+/** `registration` without its commands' body schemas: bodies reach the handlers unchecked. */
+function unchecked<R extends { commands: Record<string, object> }>(registration: R): R {
+  return { ...registration, commands: Object.fromEntries(Object.entries(registration.commands).map(([type, { bodySchema: _schema, ...command }]: [string, { bodySchema?: unknown }]) => [type, command])) };
+}
+
+async function fresh(validate = true) {
   const dir = mkdtempSync(join(tmpdir(), "wowc-http-bench-"));
   const config = loadConfig({ cwd: "examples/eshop", env: { WOW_SCHEDULES__RECEIVE_DELIVERIES__ENABLED: "false" } });
   const host = createHost({
-    registrations: [order, stock, stockSaga],
+    registrations: validate ? [order, stock, stockSaga] : [unchecked(order), unchecked(stock), stockSaga],
     store: join(dir, "store.db"),
     config,
     services: { "eshop-order.PaymentPolicy": { gracePeriod: "15m" }, "eshop-inventory.Deliveries": { deliveredOn: async () => [] } },
@@ -81,8 +86,8 @@ function load(port: number, expected: number): Promise<number> {
   });
 }
 
-async function overHttp(): Promise<number> {
-  const { host, close } = await fresh();
+async function overHttp(validate = true): Promise<number> {
+  const { host, close } = await fresh(validate);
   const rate = await load(portOf(await host.listen(0)), 200);
   await close();
   return rate;
@@ -102,26 +107,33 @@ async function plainHttp(): Promise<number> {
 
 execFileSync(process.execPath, ["--version"]); // the child's start is warm
 const httpRates: number[] = [];
+const uncheckedRates: number[] = [];
 const inProcessRates: number[] = [];
 const plainRates: number[] = [];
+const checks = Boolean((stock.commands["eshop-inventory.ReceiveStock"] as { bodySchema?: object }).bodySchema);
 await inProcess(); // warm-up (JIT, SQLite)
 await overHttp();
 for (let round = 0; round < ROUNDS; round++) {
   inProcessRates.push(await inProcess());
   httpRates.push(await overHttp());
+  uncheckedRates.push(await overHttp(false));
   plainRates.push(await plainHttp());
 }
 const plain_http_per_s = Math.round(median(plainRates));
 const http_per_s = Math.round(median(httpRates));
 const in_process_per_s = Math.round(median(inProcessRates));
 const ratio = Number((http_per_s / in_process_per_s).toFixed(3));
+const unchecked_http_per_s = Math.round(median(uncheckedRates));
+/** What checking bodies against their schemas costs the route (1: nothing). */
+const validation_ratio = Number((http_per_s / unchecked_http_per_s).toFixed(3));
 /** What the route would reach if its cost were node:http's plus the decision's, nothing more. */
 const sum_model_per_s = Math.round(1 / (1 / in_process_per_s + 1 / plain_http_per_s));
 console.log(`commands: ${COMMANDS} per round, concurrency ${CONCURRENCY}, ${ROUNDS} rounds (median), SQLite, keep-alive node:http client in its own process on 127.0.0.1`);
 console.log("| path | commands/s (median) | rounds |");
 console.log("| --- | ---: | --- |");
 console.log(`| in-process host.send | ${in_process_per_s} | ${inProcessRates.map(Math.round).join(", ")} |`);
-console.log(`| HTTP PUT …/receive_stock | ${http_per_s} | ${httpRates.map(Math.round).join(", ")} |`);
+console.log(`| HTTP PUT …/receive_stock${checks ? ", body checked against its schema" : " (the registrations carry no body schema)"} | ${http_per_s} | ${httpRates.map(Math.round).join(", ")} |`);
+console.log(`| HTTP PUT …/receive_stock, the body schemas removed | ${unchecked_http_per_s} | ${uncheckedRates.map(Math.round).join(", ")} |`);
 console.log(`| HTTP, empty server (the client's and sockets' ceiling) | ${plain_http_per_s} | ${plainRates.map(Math.round).join(", ")} |`);
 console.log(`| node:http's cost plus the decision's (1 / (1/in-process + 1/empty)) | ${sum_model_per_s} | |`);
-console.log(JSON.stringify({ http_per_s, in_process_per_s, ratio, plain_http_per_s, sum_model_per_s, ratio_to_sum_model: Number((http_per_s / sum_model_per_s).toFixed(3)), commands: COMMANDS, concurrency: CONCURRENCY, rounds: ROUNDS }));
+console.log(JSON.stringify({ http_per_s, in_process_per_s, ratio, unchecked_http_per_s, validation_ratio, bodies_checked: checks, plain_http_per_s, sum_model_per_s, ratio_to_sum_model: Number((http_per_s / sum_model_per_s).toFixed(3)), commands: COMMANDS, concurrency: CONCURRENCY, rounds: ROUNDS }));
