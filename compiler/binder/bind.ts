@@ -2,7 +2,7 @@
 // Reports an invalid context name, names declared twice in one context, and names the generated SDK
 // would give twice (sdk-names.ts).
 import type { Declaration, Name, WowFile } from "../ast.js";
-import { Reporter, where } from "../checker/reporter.js";
+import { Reporter, where } from "../diagnostics/reporter.js";
 import { checkContextSdkNames, checkSdkNames } from "./sdk-names.js";
 import type { AggregateSymbol, BoundProgram, ContextScope, WowSymbol } from "./symbols.js";
 

@@ -3,7 +3,7 @@
 // silently renaming one would break the link between a `.wow` name and its generated code. `then`
 // is refused too (WOW3026): a context module exporting it would be a thenable.
 import type { Name } from "../ast.js";
-import type { Reporter } from "./reporter.js";
+import type { Reporter } from "../diagnostics/reporter.js";
 
 /** TypeScript reserved words and the names TypeScript refuses for a type alias or interface. */
 const reservedTypeNames: ReadonlySet<string> = new Set([

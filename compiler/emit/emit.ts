@@ -3,7 +3,8 @@
 // Deterministic: the same model gives the same bytes (sorted lists, no time, no version, no path).
 import type { ContextModel, ProgramModel } from "../model.js";
 import { aggregateView } from "./aggregate-view.js";
-import { CONFIG_KEYS_IMPORT, configSchema, configView, CONFIG_SCHEMA_FILE, jobConfigs } from "./config-view.js";
+import { jobConfigs } from "../checker/job-variables.js";
+import { CONFIG_KEYS_IMPORT, configSchema, configView, CONFIG_SCHEMA_FILE } from "./config-view.js";
 import { barrelView, rootIndexView, typesView } from "./context-view.js";
 import { aggregatesFile, contextFolder, Imports, sagasFile, typesFile } from "./imports.js";
 import { sagaView } from "./saga-view.js";

@@ -9,10 +9,11 @@ import { emitContextFiles, emitProgramFiles, programFilesKey, sortedFiles, type 
 import { ForeignOutputError, OutputError, OutputMemory, writeOutput, type OutputResult } from "../emit/write-output.js";
 import { MANIFEST_FILE_NAME } from "../manifest/types.js";
 import type { ContextModel, ProgramModel } from "../model.js";
-import type { CompileOptions, CompileResult } from "./compile.js";
+import type { CompileOptions, CompileResult } from "./compile-types.js";
 import { IncrementalProgram, type CompileWork } from "./incremental.js";
 import { Phases } from "./phases.js";
-import { findSources, normalizeSources, readSources, reasonOf, type DecodedSource, type LoadedSources } from "./sources.js";
+import { reasonOf } from "../diagnostics/reason.js";
+import { findSources, normalizeSources, readSources, type DecodedSource, type LoadedSources } from "./sources.js";
 
 export interface BuildOptions extends CompileOptions {
   /** The build root: sources are found under it and reported relative to it. */

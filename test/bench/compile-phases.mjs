@@ -15,7 +15,7 @@ const { lexFile, parseTokens } = await import(new URL("compiler/parse/parse-file
 const { compileSources } = await import(new URL("compiler/program/compile.js", dist).href);
 const { bind } = await import(new URL("compiler/binder/bind.js", dist).href);
 const { check } = await import(new URL("compiler/checker/check.js", dist).href);
-const { Reporter } = await import(new URL("compiler/checker/reporter.js", dist).href);
+const { Reporter } = await import(new URL("compiler/diagnostics/reporter.js", dist).href);
 const importCpuMs = cpuMs(process.cpuUsage(importStart));
 
 const root = process.argv[2];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { camelCase, docComment, identifier, kebabCase, propertyKey, screamingSnake, stringLiteral } from "../../compiler/emit/escape.js";
+import { camelCase, screamingSnake } from "../../compiler/case.js";
+import { docComment, identifier, propertyKey, stringLiteral } from "../../compiler/emit/escape.js";
 
 describe("escaping helpers", () => {
   it("identifiers: reserved words and non-identifiers get a `$`, others stay", () => {
@@ -35,7 +36,6 @@ describe("escaping helpers", () => {
 
   it("case conversions", () => {
     expect(camelCase("eshop-order")).toBe("eshopOrder");
-    expect(kebabCase("StockSaga")).toBe("stock-saga");
     expect(screamingSnake("receive-deliveries")).toBe("RECEIVE_DELIVERIES");
     expect(screamingSnake("poll-interval")).toBe("POLL_INTERVAL");
   });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bind } from "../../compiler/binder/bind.js";
 import { rootSdkNames, sdkNames } from "../../compiler/binder/sdk-names.js";
-import { Reporter } from "../../compiler/checker/reporter.js";
+import { Reporter } from "../../compiler/diagnostics/reporter.js";
 import { compileSources } from "../../compiler/program/compile.js";
 import { contextFolder } from "../../compiler/emit/imports.js";
 import type { SourceFile } from "../../compiler/ast.js";

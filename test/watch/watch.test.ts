@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeBuild } from "../../compiler/watch/watch-command.js";
+import { describeBuild } from "../../compiler/cli/watch-command.js";
 import { Watcher, type RebuildReport, type WatchClock } from "../../compiler/watch/watcher.js";
 import { scratchDir } from "../tools/run-wowc.js";
 

@@ -3,12 +3,12 @@
 // All or nothing: the names, the dependency and every path are checked before the first write.
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { CliIO } from "../cli/run-cli.js";
+import type { CliIO } from "./io.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { packageFile } from "../package-root.js";
-import { reasonOf } from "../program/sources.js";
-import { contextNameFor, dependencySpecProblem, npmNameProblem, packageNameFor, scaffold, type ScaffoldFile } from "./scaffold.js";
+import { reasonOf } from "../diagnostics/reason.js";
+import { contextNameFor, dependencySpecProblem, npmNameProblem, packageNameFor, scaffold, type ScaffoldFile } from "../init/scaffold.js";
 
 export const initHelp = `wowc init [dir] — scaffold a wowc project in dir (default .)
 
