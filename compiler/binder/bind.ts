@@ -8,14 +8,6 @@ import type { AggregateSymbol, BoundProgram, ContextScope, WowSymbol } from "./s
 
 const contextNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
-/** `files` must be sorted by path: the first declaration of a name is the one that counts. */
-export function bind(files: readonly WowFile[], reporter: Reporter): BoundProgram {
-  const contexts = new Map<string, ContextScope>();
-  for (const [name, contextFiles] of groupByContext(files)) contexts.set(name, bindContext(name, contextFiles, reporter));
-  checkContextSdkNames(contexts.values(), reporter);
-  return { contexts };
-}
-
 /**
  * The files of each context, by context name in the order their first file comes (files without a
  * context clause have a syntax error, WOW1005: their declarations are not bound).
