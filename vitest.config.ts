@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Fails the run when a test wrote into the repository rather than a temporary directory.
+    globalSetup: ["test/support/tree-guard.ts"],
   },
 });
