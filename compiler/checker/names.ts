@@ -45,7 +45,7 @@ function saferName(text: string): string {
   const pascal = text
     .split("-")
     .filter((part) => part !== "")
-    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join("");
   return reservedTypeNames.has(pascal) || pascal === "" ? `${text.replace(/-/g, "_")}_` : pascal;
 }

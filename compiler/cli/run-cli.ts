@@ -58,7 +58,7 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
     write: args.command === "build",
     check: args.check === true,
     warnAsError: args.warnAsError,
-    ...(io.onPhase === undefined ? {} : { onPhase: io.onPhase }),
+    onPhase: io.onPhase,
   });
   if (args.host !== undefined && !result.diagnostics.some((d) => d.severity === "error")) {
     result.diagnostics.push(...(await hostDiagnostics(args, io, root, result.model)));
@@ -161,7 +161,7 @@ async function usageError(io: CliIO, json: boolean, detail: string, advice = "Ru
 }
 
 async function internalError(error: unknown, io: CliIO, json: boolean): Promise<number> {
-  const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  const detail = error instanceof Error ? error.message.split("\n", 1)[0]! : String(error);
   io.stderr(`wowc: error WOW9999: Internal compiler error: ${detail} — sorry, this is a bug in wowc, not in your sources; please report it (set WOWC_DEBUG=1 for details).\n`);
   if (io.env?.WOWC_DEBUG === "1" && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
   if (json) await printJson(io, (create) => create("WOW9999", { detail }));

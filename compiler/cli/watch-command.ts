@@ -29,7 +29,7 @@ export async function runWatchCommand(_rest: readonly string[], io: CliIO, args?
   const watcher = new Watcher({
     root,
     ...(args?.out === undefined ? {} : { outDir: resolve(io.cwd, args.out) }),
-    ...(args?.warnAsError === true ? { warnAsError: true } : {}),
+    warnAsError: args?.warnAsError,
     onBuild: (report) => {
       if (report.number > 0) io.stdout(`Change: ${report.changes.join(", ")}\n`);
       io.stdout(describeBuild(report, color));

@@ -29,7 +29,7 @@ export interface BuildOptions extends CompileOptions {
    */
   readonly files?: readonly string[];
   /** Report warnings as errors (and then write nothing). */
-  readonly warnAsError?: boolean;
+  readonly warnAsError?: boolean | undefined;
   /** `wowc build --check`: generate, compare with the output directory, write nothing. */
   readonly check?: boolean;
 }

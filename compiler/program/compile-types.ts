@@ -9,7 +9,7 @@ import type { PhaseName, PhaseTiming } from "./phases.js";
 
 export interface CompileOptions {
   /** Called as each phase starts (statistics, tests). */
-  readonly onPhase?: (phase: PhaseName) => void;
+  readonly onPhase?: ((phase: PhaseName) => void) | undefined;
   /** Build the manifest when there are no errors (default true; `wowc check` does not need it). */
   readonly manifest?: boolean;
   /** Parses one file (default `parseFile`); `wowc build --watch` passes a cache keyed by path and content. */

@@ -48,7 +48,7 @@ interface ContextState {
   signature?: string;
   readonly bindDiagnostics: readonly Diagnostic[];
   checked?: CheckedContext;
-  completeness?: readonly Diagnostic[];
+  completeness?: readonly Diagnostic[] | undefined;
 }
 
 function signatureOf(state: ContextState): string {

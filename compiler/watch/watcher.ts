@@ -210,7 +210,7 @@ export class Watcher {
       root: this.root,
       outDir: this.outDir,
       write: true,
-      ...(options.warnAsError === undefined ? {} : { warnAsError: options.warnAsError }),
+      warnAsError: options.warnAsError,
     });
   }
 

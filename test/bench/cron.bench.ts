@@ -56,12 +56,13 @@ const WARMUP_CALLS = 2_000;
 
 /** Start instants spread over two years (odd step, so every time of day and both DST sides occur). */
 const starts: Date[] = Array.from({ length: STARTS }, (_, i) => new Date(Date.UTC(2025, 0, 1) + i * 62_987_123));
+const firstStart = starts[0]!;
 
 type Next = (after: Date) => number;
 
 function implementations(rule: Rule): Record<"wowc" | "cron_parser" | "croner", Next> {
   const wowc = CronExpression.parse(rule.wowc);
-  const parser = CronExpressionParser.parse(rule.cronParser, { tz: rule.zone, currentDate: starts[0] });
+  const parser = CronExpressionParser.parse(rule.cronParser, { tz: rule.zone, currentDate: firstStart });
   const croner = new Cron(rule.croner, { timezone: rule.zone, paused: true, domAndDow: true });
   return {
     wowc: (after) => wowc.nextAfterMs(after.getTime(), rule.zone) ?? 0,
@@ -75,7 +76,7 @@ function implementations(rule: Rule): Record<"wowc" | "cron_parser" | "croner", 
 
 function run(next: Next, calls: number): number {
   let sink = 0;
-  for (let i = 0; i < calls; i++) sink += next(starts[i % STARTS]) % 7;
+  for (let i = 0; i < calls; i++) sink += next(starts[i % STARTS]!) % 7;
   return sink;
 }
 
@@ -98,7 +99,7 @@ for (const rule of RULES) {
   const impls = implementations(rule);
   const names = Object.keys(impls) as (keyof typeof impls)[];
   for (const name of names) sink += run(impls[name], WARMUP_CALLS);
-  const best: Record<string, number> = { wowc: 0, cron_parser: 0, croner: 0 };
+  const best: Record<keyof typeof impls, number> = { wowc: 0, cron_parser: 0, croner: 0 };
   for (let trial = 0; trial < TRIALS; trial++) {
     for (const name of names) {
       const started = process.hrtime.bigint();
@@ -120,7 +121,7 @@ const fmt = (n: number): string => n.toLocaleString("en-US").padStart(12);
 console.log(`cron next() calls/s — best of ${TRIALS} trials × ${CALLS.toLocaleString("en-US")} calls, ${STARTS} start instants, Node ${process.version}`);
 console.log(`${"rule".padEnd(28)}${"wowc".padStart(12)}${"cron-parser".padStart(12)}${"croner".padStart(12)}${"ratio".padStart(8)}`);
 for (const rule of RULES) {
-  const r = results[rule.key];
+  const r = results[rule.key]!;
   console.log(`${rule.label.padEnd(28)}${fmt(r.wowc)}${fmt(r.cron_parser)}${fmt(r.croner)}${`${r.ratio_to_best_peer}×`.padStart(8)}`);
 }
 console.log(`wowc answers checked against Spring's for each rule (checksum ${sink % 1000})`);

@@ -46,7 +46,7 @@ describe("golden output for examples/eshop", () => {
 
   it("imports only wowc/runtime and sibling generated files", () => {
     for (const file of eshop.filter((f) => f.path.endsWith(".ts"))) {
-      const specifiers = [...file.text.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+      const specifiers = [...file.text.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!);
       for (const specifier of specifiers) expect(specifier === "wowc/runtime" || specifier.startsWith("./") || specifier.startsWith("../"), `${file.path}: ${specifier}`).toBe(true);
     }
   });
