@@ -2,7 +2,7 @@
 // names and factories, the typed decisions and scopes, the handler interface and `define…`.
 import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
 import type { AggregateModel, CommandModel, EventModel, ScheduledCommand } from "../model.js";
-import { docComment, identifier, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
+import { docComment, identifier, methodKey, propertyAccess, stringLiteral } from "./escape.js";
 import { fieldViews, parameterViews, type FieldView, type ParameterView } from "./field-view.js";
 import { aggregatesFile, type Imports } from "./imports.js";
 import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
@@ -126,7 +126,7 @@ function handlerView(
   const body = identifier(command.name);
   return {
     doc: docComment(joinDocs(command.decl.doc, handler.decl.doc), "  "),
-    method: propertyKey(handler.function),
+    method: methodKey(handler.function),
     body,
     type: stringLiteral(`${context}.${command.name}`),
     produces: unionOf(handler.produces.map(eventType)),
@@ -141,7 +141,7 @@ function handlerView(
 
 function applyView(context: string, event: EventModel): ApplyView {
   return {
-    key: propertyKey(event.name),
+    key: methodKey(event.name),
     type: stringLiteral(`${context}.${event.name}`),
     body: identifier(event.name),
     access: propertyAccess("impl.apply", event.name),

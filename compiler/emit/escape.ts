@@ -21,14 +21,17 @@ export function isSafeIdentifier(name: string): boolean {
 }
 
 /**
- * A TypeScript identifier for `name`: itself when safe; otherwise every character outside
- * `[A-Za-z0-9_]` becomes `_`, and a `$` is appended (`.wow` names never hold `$`, so an escaped
- * name cannot meet a declared one): `class` → `class$`, `order-id` → `order_id$`.
+ * A TypeScript identifier for `name`, one to one: itself when safe; a reserved word gets a `$`
+ * appended (`class` → `class$`); in any other name each `-` becomes `$` (`order-id` → `order$id`),
+ * any other character outside `[A-Za-z0-9_]` `$<hex>$`, and a leading digit gets a `$` before it.
+ * `.wow` names hold no `$` and do not end in `-`, so no two names give one identifier, and none
+ * gives a name of the generated code's own (`$wow`, `$Svc`, `$eshopOrder`).
  */
 export function identifier(name: string): string {
   if (isSafeIdentifier(name)) return name;
-  const cleaned = name.replace(/[^A-Za-z0-9_]/g, "_");
-  return `${/^[0-9]/.test(cleaned) || cleaned === "" ? "_" : ""}${cleaned}$`;
+  if (IDENTIFIER.test(name)) return `${name}$`;
+  const escaped = name.replace(/[^A-Za-z0-9_]/gu, (char) => (char === "-" ? "$" : `$${char.codePointAt(0)!.toString(16)}$`));
+  return /^[0-9]/.test(escaped) || escaped === "" ? `$${escaped}` : escaped;
 }
 
 /**
@@ -39,6 +42,14 @@ export function identifier(name: string): string {
 export function propertyKey(name: string): string {
   if (name === "__proto__") return `[${stringLiteral(name)}]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name);
+}
+
+/**
+ * The key of a method signature in an interface: a property key, but `new` quoted, since
+ * `new(…)` there declares a construct signature instead of a method.
+ */
+export function methodKey(name: string): string {
+  return name === "new" ? stringLiteral(name) : propertyKey(name);
 }
 
 /** A property access on `object`: `.name` or `["na-me"]`. */

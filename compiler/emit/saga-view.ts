@@ -4,7 +4,7 @@ import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
 import type { JobModel, SagaModel, ServiceParameter } from "../model.js";
 import { serviceTypeParameter, unionOf } from "./aggregate-view.js";
 import { configKeyExpression } from "./config-view.js";
-import { docComment, identifier, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
+import { docComment, identifier, methodKey, propertyAccess, stringLiteral } from "./escape.js";
 import { aggregatesFile, type Imports } from "./imports.js";
 import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
 
@@ -74,7 +74,7 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
     const views = serviceViews(context, services);
     return {
       doc: docComment(doc, "  "),
-      method: propertyKey(name),
+      method: methodKey(name),
       function: stringLiteral(name),
       subscription: stringLiteral(`${saga.name}.${name}`),
       services: views,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { camelCase, screamingSnake } from "../../compiler/case.js";
-import { docComment, identifier, propertyKey, stringLiteral } from "../../compiler/emit/escape.js";
+import { docComment, identifier, methodKey, propertyKey, stringLiteral } from "../../compiler/emit/escape.js";
 
 describe("escaping helpers", () => {
   it("identifiers: reserved words and non-identifiers get a `$`, others stay", () => {
@@ -10,8 +10,21 @@ describe("escaping helpers", () => {
     expect(identifier("new")).toBe("new$");
     expect(identifier("delete")).toBe("delete$");
     expect(identifier("string")).toBe("string$");
-    expect(identifier("order-id")).toBe("order_id$");
-    expect(identifier("9lives")).toBe("_9lives$");
+    expect(identifier("order-id")).toBe("order$id");
+    expect(identifier("9lives")).toBe("$9lives");
+    expect(identifier("é-x")).toBe("$e9$$x");
+  });
+
+  it("identifiers are one to one on `.wow` names (which hold no `$`): names that differ give identifiers that differ", () => {
+    // `a-b-c` and `a_b-c` once both became `a_b_c$`: two factory parameters of one name.
+    const names = ["a-b-c", "a_b-c", "a-b_c", "a_b_c", "class", "class_", "order-id", "order_id", "orderid", "_9", "new", "new-x", "new_x"];
+    expect(new Set(names.map(identifier)).size).toBe(names.length);
+  });
+
+  it("method keys: `new` quoted (a construct signature otherwise), the rest as property keys", () => {
+    expect(methodKey("new")).toBe('"new"');
+    expect(methodKey("constructor")).toBe("constructor");
+    expect(methodKey("a-b")).toBe('"a-b"');
   });
 
   it("property keys: identifier names (reserved words too) bare, the rest quoted", () => {
