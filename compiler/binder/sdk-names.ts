@@ -155,8 +155,8 @@ export function checkContextSdkNames(contexts: Iterable<ContextScope>, reporter:
 export const rootSdkNames: ReadonlySet<string> = new Set([
   // sdk.ts
   "AggregateRef", "AggregateRegistration", "AggregateType", "Awaitable", "Command", "CommandMessage",
-  "CommandRejection", "DecideScope", "Decided", "Decision", "Event", "EventMessage", "JobCommand",
-  "JobContext", "SagaCancel", "SagaContext", "SagaOutput", "SagaRegistration", "SagaSchedule",
+  "CommandRegistration", "CommandRejection", "DecideScope", "Decided", "Decision", "Event", "EventMessage", "JobCommand",
+  "JobContext", "JsonSchema", "SagaCancel", "SagaContext", "SagaOutput", "SagaRegistration", "SagaSchedule",
   "SagaSend", "ScheduleTick", "TargetRef", "aggregateType",
   // config.ts
   "JobName", "LoadConfigOptions", "configDefaults", "configEnvironment", "configSchema", "loadConfig",

@@ -105,3 +105,27 @@ export function docComment(text: string | undefined, indent = ""): string {
 export function lineComment(text: string): string {
   return text.replace(/[\r\n\u2028\u2029]+/g, " ");
 }
+
+/**
+ * JSON data as a TypeScript expression on one line, shaped like its JSON: every key and string a
+ * `stringLiteral`, except a `__proto__` key, written computed (`["__proto__"]`): as a plain key it
+ * would set the object's prototype. Anything but JSON data (undefined, a function, NaN) is refused.
+ */
+export function jsonLiteral(value: unknown): string {
+  if (value === null || typeof value === "boolean") return String(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`jsonLiteral: ${value} is not JSON`);
+    return String(value);
+  }
+  if (typeof value === "string") return stringLiteral(value);
+  if (Array.isArray(value)) return `[${value.map(jsonLiteral).join(", ")}]`;
+  if (typeof value !== "object") throw new Error(`jsonLiteral: a ${typeof value} is not JSON`);
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return "{}";
+  return `{ ${entries.map(([key, v]) => `${key === "__proto__" ? `[${stringLiteral(key)}]` : stringLiteral(key)}: ${jsonLiteral(v)}`).join(", ")} }`;
+}
+
+/** A list of strings as an array literal, each once, in the order given: `["a.B", "a.C"]`. */
+export function stringArray(values: readonly string[]): string {
+  return `[${[...new Set(values)].map(stringLiteral).join(", ")}]`;
+}

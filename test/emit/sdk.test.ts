@@ -97,6 +97,12 @@ describe("the hostile fixture", () => {
     const body = open("d", 1, {}, "__proto__").body;
     expect(Object.hasOwn(body, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    // The registration's body schema: the field is a property of `properties`, as JSON would have it.
+    const defineBox = evaluate(source, "defineBox") as (impl: object) => { commands: Record<string, { produces: string[]; schedules: string[]; bodySchema: { properties: object } }> };
+    const registration = defineBox({}).commands["hostile.Open"]!;
+    expect(Object.hasOwn(registration.bodySchema.properties, "__proto__")).toBe(true);
+    expect(Object.keys(registration.bodySchema.properties)).toEqual(["__proto__", "default", "delete", "weird"]);
+    expect([registration.produces, registration.schedules]).toEqual([["hostile.Opened"], ["hostile.Shut", "hostile.Open"]]);
   });
 });
 
