@@ -107,22 +107,15 @@ export function lineComment(text: string): string {
 }
 
 /**
- * JSON data as a TypeScript expression on one line, shaped like its JSON: every key and string a
- * `stringLiteral`, except a `__proto__` key, written computed (`["__proto__"]`): as a plain key it
- * would set the object's prototype. Anything but JSON data (undefined, a function, NaN) is refused.
+ * JSON data as a TypeScript expression: its JSON (compact, every character beyond ASCII escaped), but
+ * a `__proto__` key written computed (`["__proto__"]`): as a plain key in an object literal it would
+ * set the object's prototype. (In JSON.stringify's output a key follows `{` or `,`, and no `"` inside
+ * a string stands unescaped, so the pattern finds keys only.)
  */
 export function jsonLiteral(value: unknown): string {
-  if (value === null || typeof value === "boolean") return String(value);
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new Error(`jsonLiteral: ${value} is not JSON`);
-    return String(value);
-  }
-  if (typeof value === "string") return stringLiteral(value);
-  if (Array.isArray(value)) return `[${value.map(jsonLiteral).join(", ")}]`;
-  if (typeof value !== "object") throw new Error(`jsonLiteral: a ${typeof value} is not JSON`);
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length === 0) return "{}";
-  return `{ ${entries.map(([key, v]) => `${key === "__proto__" ? `[${stringLiteral(key)}]` : stringLiteral(key)}: ${jsonLiteral(v)}`).join(", ")} }`;
+  const json = JSON.stringify(value);
+  if (json === undefined) throw new Error("jsonLiteral: not JSON data");
+  return json.replace(/([{,])"__proto__":/g, '$1["__proto__"]:').replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A list of strings as an array literal, each once, in the order given: `["a.B", "a.C"]`. */

@@ -4,7 +4,7 @@
 // runtime to decode), value types and enums under `$defs` by qualified name. Self-contained (every
 // type it names, from any context, is in its `$defs`) and deterministic (keys sorted, `required`
 // sorted). The generated registrations carry it; an OpenAPI document can be built from the same
-// function. Records are made without a prototype: a field may be called `__proto__`.
+// function. The records keyed by `.wow` names have no prototype: a field may be called `__proto__`.
 import type { EnumDeclaration } from "../ast.js";
 import type { FieldModel, FieldType, ProgramModel, TypeModel } from "../model.js";
 
@@ -13,16 +13,49 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
 
 export const JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
-/** The declarations a schema can name, by qualified name, with the context that declares each. */
-export type Declarations = ReadonlyMap<string, { readonly context: string } & ({ readonly type: TypeModel } | { readonly enum: EnumDeclaration })>;
+type Declaration = { readonly context: string } & ({ readonly type: TypeModel } | { readonly enum: EnumDeclaration });
+
+/** The declarations a schema can name, by qualified name: a program's, with a cache of their `$defs` entries. */
+export class Declarations {
+  private readonly declared = new Map<string, Declaration>();
+  /** Each declaration's `$defs` entry and the declarations it names, made once. */
+  private readonly entries = new Map<string, { readonly schema: JsonSchema; readonly names: readonly string[] }>();
+
+  constructor(program: ProgramModel) {
+    for (const context of program.contexts) {
+      for (const type of context.types) this.declared.set(`${context.name}.${type.name}`, { context: context.name, type });
+      for (const decl of context.enums) this.declared.set(`${context.name}.${decl.name.text}`, { context: context.name, enum: decl });
+    }
+  }
+
+  contextOf(qualified: string): string {
+    return this.declaration(qualified).context;
+  }
+
+  /** The `$defs` entry of a declaration, and the declarations its fields name. */
+  entry(qualified: string): { readonly schema: JsonSchema; readonly names: readonly string[] } {
+    let entry = this.entries.get(qualified);
+    if (entry === undefined) {
+      const declaration = this.declaration(qualified);
+      if ("enum" in declaration) entry = { schema: enumSchema(declaration.enum), names: [] };
+      else {
+        const names: string[] = [];
+        entry = { schema: objectSchema(declaration.type.fields, declaration.type.decl.doc, names), names };
+      }
+      this.entries.set(qualified, entry);
+    }
+    return entry;
+  }
+
+  private declaration(qualified: string): Declaration {
+    const declaration = this.declared.get(qualified);
+    if (declaration === undefined) throw new Error(`body schema: '${qualified}' is not declared`);
+    return declaration;
+  }
+}
 
 export function declarationsOf(program: ProgramModel): Declarations {
-  const out = new Map<string, { readonly context: string } & ({ readonly type: TypeModel } | { readonly enum: EnumDeclaration })>();
-  for (const context of program.contexts) {
-    for (const type of context.types) out.set(`${context.name}.${type.name}`, { context: context.name, type });
-    for (const decl of context.enums) out.set(`${context.name}.${decl.name.text}`, { context: context.name, enum: decl });
-  }
-  return out;
+  return new Declarations(program);
 }
 
 /** A command's body schema, and the contexts whose declarations its `$defs` hold (what it depends on besides the command). */
@@ -33,52 +66,54 @@ export interface BodySchema {
 
 /** The schema of a body of `fields` (a command's), with `doc` as its description. */
 export function bodySchema(fields: readonly FieldModel[], doc: string | undefined, declarations: Declarations): BodySchema {
-  const defs = new Map<string, JsonSchema>();
-  const contexts = new Set<string>();
-  const define = (qualified: string): void => {
-    if (defs.has(qualified)) return;
-    const declaration = declarations.get(qualified);
-    if (declaration === undefined) throw new Error(`body schema: '${qualified}' is not declared`);
-    contexts.add(declaration.context);
-    if ("enum" in declaration) {
-      defs.set(qualified, described({ enum: declaration.enum.members.map((m) => m.name.text) }, declaration.enum.doc));
-      return;
-    }
-    defs.set(qualified, {}); // claimed before its fields: a type may refer to itself
-    defs.set(qualified, objectSchema(declaration.type.fields, declaration.type.decl.doc, define));
-  };
-  const body = objectSchema(fields, doc, define);
-  const schema = record([
-    ...Object.entries(body),
-    ["$schema", JSON_SCHEMA_DIALECT],
-    ["$defs", record([...defs])],
-  ]);
-  return { schema, contexts };
+  const names: string[] = [];
+  const body = objectSchema(fields, doc, names);
+  // Every declaration the body names, and those theirs name, once each.
+  const defined = new Set<string>();
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (defined.has(name)) continue;
+    defined.add(name);
+    names.push(...declarations.entry(name).names);
+  }
+  const defs = record([...defined].sort(compare).map((name) => [name, declarations.entry(name).schema]));
+  const contexts = new Set([...defined].map((name) => declarations.contextOf(name)));
+  // Keys in sorted order: `$defs`, `$schema`, then the object's own.
+  return { schema: { $defs: defs, $schema: JSON_SCHEMA_DIALECT, ...body }, contexts };
 }
 
-/** An object of exactly `fields`: the optional ones may be left out or sent as `null`. */
-function objectSchema(fields: readonly FieldModel[], doc: string | undefined, define: (qualified: string) => void): JsonSchema {
-  const properties = record(fields.map((field) => [field.name, described(fieldSchema(field.type, define), field.decl.doc)]));
+/** An object of exactly `fields`: the optional ones may be left out or sent as `null`. `names` collects the declarations it names. */
+function objectSchema(fields: readonly FieldModel[], doc: string | undefined, names: string[]): JsonSchema {
+  const properties = record([...fields].sort((a, b) => compare(a.name, b.name)).map((field) => [field.name, described(fieldSchema(field.type, names), field.decl.doc)]));
   const required = fields.filter((field) => !field.type.optional).map((field) => field.name).sort(compare);
-  return described(record([["additionalProperties", false], ["properties", properties], ["required", required], ["type", "object"]]), doc);
+  return present(doc)
+    ? { additionalProperties: false, description: doc, properties, required, type: "object" }
+    : { additionalProperties: false, properties, required, type: "object" };
 }
 
-function fieldSchema(type: FieldType, define: (qualified: string) => void): JsonSchema {
-  let schema = elementSchema(type, define);
+function enumSchema(decl: EnumDeclaration): JsonSchema {
+  const values = decl.members.map((m) => m.name.text);
+  return present(decl.doc) ? { description: decl.doc, enum: values } : { enum: values };
+}
+
+function fieldSchema(type: FieldType, names: string[]): JsonSchema {
+  let schema = elementSchema(type, names);
   if (type.array) schema = { items: schema, type: "array" };
-  return type.optional ? { anyOf: [schema, { type: "null" }] } : schema;
+  return type.optional ? { anyOf: [schema, NULL] } : schema;
 }
 
-function elementSchema(type: FieldType, define: (qualified: string) => void): JsonSchema {
+function elementSchema(type: FieldType, names: string[]): JsonSchema {
   if (type.kind === "builtin") {
     const schema = builtins[type.name];
     if (schema === undefined) throw new Error(`body schema: no schema for the built-in '${type.name}'`);
     return schema;
   }
   if (type.kind === "unresolved") throw new Error(`body schema: the type '${type.name}' is unresolved`);
-  define(type.name);
+  names.push(type.name);
   return { $ref: `#/$defs/${pointerToken(type.name)}` };
 }
+
+const NULL: JsonSchema = { type: "null" };
 
 /** What JSON carries for each built-in: `int` and `long` within their ranges (`long` within what a JSON number holds exactly). */
 const builtins: Readonly<Record<string, JsonSchema>> = {
@@ -91,16 +126,21 @@ const builtins: Readonly<Record<string, JsonSchema>> = {
   duration: { anyOf: [{ minLength: 1, type: "string" }, { minimum: 0, type: "integer" }], "x-wow-decode": "duration" },
 };
 
-/** `schema` with `doc` as its `description` (keys kept sorted). */
+/** `schema` with `doc` as its `description`, the keys kept in sorted order. */
 function described(schema: JsonSchema, doc: string | undefined): JsonSchema {
-  if (doc === undefined || doc.trim() === "") return schema;
-  return record([...Object.entries(schema), ["description", doc]]);
+  if (!present(doc)) return schema;
+  const entries: [string, unknown][] = [...Object.entries(schema), ["description", doc]];
+  return Object.fromEntries(entries.sort(([a], [b]) => compare(a, b)));
 }
 
-/** A record without a prototype, its keys in sorted order. */
+function present(doc: string | undefined): doc is string {
+  return doc !== undefined && doc.trim() !== "";
+}
+
+/** A record of `.wow` names (already in the order to keep) without a prototype. */
 function record(entries: readonly (readonly [string, unknown])[]): JsonSchema {
   const out = Object.create(null) as Record<string, unknown>;
-  for (const [key, value] of [...entries].sort(([a], [b]) => compare(a, b))) out[key] = value;
+  for (const [key, value] of entries) out[key] = value;
   return out;
 }
 
