@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { camelCase, screamingSnake } from "../../compiler/case.js";
-import { docComment, identifier, methodKey, propertyKey, stringLiteral } from "../../compiler/emit/escape.js";
+import { docComment, identifier, jsonLiteral, methodKey, propertyKey, stringLiteral } from "../../compiler/emit/escape.js";
 
 describe("escaping helpers", () => {
   it("identifiers: reserved words and non-identifiers get a `$`, others stay", () => {
@@ -37,6 +37,17 @@ describe("escaping helpers", () => {
     const literal = stringLiteral(hostile);
     expect(literal).toBe('"a\\"b\\\\c`${x}`\\n\\r\\u2028\\u2029\\u0000\\u00e9\\u{1f600}"');
     expect(eval(literal)).toBe(hostile);
+  });
+
+  it("JSON literals hold exactly their data: a __proto__ key stays a property, strings cannot end early, only ASCII", () => {
+    const data = JSON.parse('{"__proto__":{"a":1},"k\\"__proto__":"v","s":"{\\"__proto__\\":1} \\u2028 é 😀 */","n":[1,-2.5,true,null]}') as object;
+    const literal = jsonLiteral(data);
+    expect(literal).toMatch(/^[\x20-\x7e]*$/);
+    expect(literal.startsWith('{["__proto__"]:')).toBe(true);
+    const back = eval(`(${literal})`) as object;
+    expect(Object.hasOwn(back, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(JSON.stringify(back)).toBe(JSON.stringify(data));
   });
 
   it("doc comments cannot be closed early and keep their lines", () => {
