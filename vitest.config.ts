@@ -1,11 +1,21 @@
 import { defineConfig } from "vitest/config";
 
+// Two projects: `unit`, and `slow` (suites over thousands of generated inputs, type-checked in one
+// TypeScript program: a minute of CPU). `npm test` runs both; `vitest run --project unit` skips the slow one.
+const exclude = ["node_modules/**", "dist/**", "test/bench/**", "**/generated/**"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    exclude: ["node_modules/**", "dist/**", "test/bench/**", "**/generated/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        // Fails the run when a test wrote into the repository rather than a temporary directory.
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**"], globalSetup: ["test/support/tree-guard.ts"] },
+      },
+      { extends: true, test: { name: "slow", include: ["test/hostile/**/*.test.ts"], exclude, testTimeout: 600_000, hookTimeout: 600_000 } },
+    ],
   },
 });

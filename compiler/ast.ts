@@ -44,7 +44,7 @@ export interface Field {
   readonly kind: "Field";
   readonly name: Name;
   readonly type: TypeRef;
-  readonly doc?: string;
+  readonly doc?: string | undefined;
   readonly loc: Location;
 }
 
@@ -80,7 +80,7 @@ export interface Parameter {
 
 interface DeclarationBase {
   readonly name: Name;
-  readonly doc?: string;
+  readonly doc?: string | undefined;
   readonly annotations: readonly Annotation[];
   readonly loc: Location;
 }
@@ -92,7 +92,7 @@ export interface TypeDeclaration extends DeclarationBase {
 
 export interface EnumMember {
   readonly name: Name;
-  readonly doc?: string;
+  readonly doc?: string | undefined;
   readonly loc: Location;
 }
 
@@ -114,7 +114,7 @@ export interface MessageDeclaration extends DeclarationBase {
 export interface StateBlock {
   readonly kind: "State";
   readonly fields: readonly Field[];
-  readonly doc?: string;
+  readonly doc?: string | undefined;
   readonly loc: Location;
 }
 
@@ -127,7 +127,7 @@ export interface HandlerDeclaration {
   readonly target: QualifiedName;
   readonly params: readonly Parameter[];
   readonly annotations: readonly Annotation[];
-  readonly doc?: string;
+  readonly doc?: string | undefined;
   readonly loc: Location;
 }
 
@@ -162,7 +162,7 @@ export type Declaration =
 
 export interface ContextClause {
   readonly name: Name;
-  readonly doc?: string;
+  readonly doc?: string | undefined;
   readonly loc: Location;
 }
 

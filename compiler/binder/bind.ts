@@ -2,19 +2,11 @@
 // Reports an invalid context name, names declared twice in one context, and names the generated SDK
 // would give twice (sdk-names.ts).
 import type { Declaration, Name, WowFile } from "../ast.js";
-import { Reporter, where } from "../checker/reporter.js";
+import { Reporter, where } from "../diagnostics/reporter.js";
 import { checkContextSdkNames, checkSdkNames } from "./sdk-names.js";
 import type { AggregateSymbol, BoundProgram, ContextScope, WowSymbol } from "./symbols.js";
 
 const contextNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
-
-/** `files` must be sorted by path: the first declaration of a name is the one that counts. */
-export function bind(files: readonly WowFile[], reporter: Reporter): BoundProgram {
-  const contexts = new Map<string, ContextScope>();
-  for (const [name, contextFiles] of groupByContext(files)) contexts.set(name, bindContext(name, contextFiles, reporter));
-  checkContextSdkNames(contexts.values(), reporter);
-  return { contexts };
-}
 
 /**
  * The files of each context, by context name in the order their first file comes (files without a

@@ -6,8 +6,8 @@
 // namespace, so two declarations that would give the same name are refused (WOW2012): the SDK would
 // not compile (`enum OrderState` beside `aggregate Order`). test/emit/sdk-names.test.ts holds the
 // generator to this table.
-import type { Reporter } from "../checker/reporter.js";
-import { camelCase } from "../emit/escape.js";
+import type { Reporter } from "../diagnostics/reporter.js";
+import { camelCase } from "../case.js";
 import type { ContextScope, SymbolKind, WowSymbol } from "./symbols.js";
 
 /** A name made from a declaration's: `${name}${affix}`, or `${affix}${name}` for a prefix. */
@@ -155,8 +155,8 @@ export function checkContextSdkNames(contexts: Iterable<ContextScope>, reporter:
 export const rootSdkNames: ReadonlySet<string> = new Set([
   // sdk.ts
   "AggregateRef", "AggregateRegistration", "AggregateType", "Awaitable", "Command", "CommandMessage",
-  "CommandRejection", "DecideScope", "Decided", "Decision", "Event", "EventMessage", "JobCommand",
-  "JobContext", "SagaCancel", "SagaContext", "SagaOutput", "SagaRegistration", "SagaSchedule",
+  "CommandRegistration", "CommandRejection", "DecideScope", "Decided", "Decision", "Event", "EventMessage", "JobCommand",
+  "JobContext", "JsonSchema", "SagaCancel", "SagaContext", "SagaOutput", "SagaRegistration", "SagaSchedule",
   "SagaSend", "ScheduleTick", "TargetRef", "aggregateType",
   // config.ts
   "JobName", "LoadConfigOptions", "configDefaults", "configEnvironment", "configSchema", "loadConfig",

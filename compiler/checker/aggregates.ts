@@ -7,7 +7,7 @@ import type { CheckContext } from "./context.js";
 import { checkFields } from "./fields.js";
 import { checkDeclarationName } from "./names.js";
 import { commandIn, producedEvents, resolveList, resolveServices, scheduledCommands } from "./references.js";
-import { where } from "./reporter.js";
+import { where } from "../diagnostics/reporter.js";
 
 const handledCommand = {
   ...commandIn("an aggregate's `on`"),

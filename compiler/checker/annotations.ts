@@ -2,8 +2,8 @@
 // `readAnnotations` checks a node's annotations against this table once and hands the checks of
 // handlers and jobs only well-formed values.
 import type { Annotation, AnnotationArgument, AnnotationValue, QualifiedName } from "../ast.js";
-import type { Reporter } from "./reporter.js";
-import { didYouMean, nearest } from "./suggest.js";
+import type { Reporter } from "../diagnostics/reporter.js";
+import { didYouMean, nearest } from "../diagnostics/suggest.js";
 
 /** Where an annotation stands. */
 export type Place =

@@ -1,16 +1,16 @@
-// The checker: walks every bound file, runs the checks of each area and builds the program model.
+// The checker: checks one bound context (every area of its files) into its model, and the checks
+// that read every context's model at once. The program (program/incremental.ts) runs them.
 import type { EnumDeclaration, ServiceDeclaration } from "../ast.js";
 import type { BoundProgram, ContextScope } from "../binder/symbols.js";
 import type { AggregateModel, ContextModel, ProgramModel, SagaModel, TypeModel } from "../model.js";
 import { checkAggregate } from "./aggregates.js";
 import { readAnnotations } from "./annotations.js";
-import { checkCompleteness } from "./completeness.js";
 import type { CheckContext } from "./context.js";
 import { checkFields } from "./fields.js";
 import { checkJobVariables } from "./job-variables.js";
-import { ScheduleVerdicts } from "./jobs.js";
+import { ScheduleVerdicts } from "./schedule-verdicts.js";
 import { checkDeclarationName } from "./names.js";
-import type { Reporter } from "./reporter.js";
+import type { Reporter } from "../diagnostics/reporter.js";
 import { Resolver, type ResolvedReference } from "./resolve.js";
 import { checkRoutes } from "./routes.js";
 import { checkSaga } from "./sagas.js";
@@ -44,20 +44,6 @@ export interface ContextCheck {
   readonly dependencies: ReadonlySet<string> | "all";
   /** With `CheckOptions.references`: every name of the context's files that names a declaration. */
   readonly references?: readonly ResolvedReference[];
-}
-
-export function check(program: BoundProgram, reporter: Reporter, options: CheckOptions): ProgramModel {
-  const scopes = [...program.contexts.values()];
-  const shared = { ...options, verdicts: options.verdicts ?? new ScheduleVerdicts() };
-  const checks = scopes.map((scope) => checkContext(scope, program, reporter, shared));
-  if (options.complete) {
-    const produced = new Set<string>();
-    for (const result of checks) for (const event of result.produced) produced.add(event);
-    scopes.forEach((scope, i) => checkCompleteness(scope, checks[i]!.handled, produced, reporter));
-  }
-  const model = { contexts: sortedModels(checks.map((c) => c.model)) };
-  checkAcrossContexts(model, reporter);
-  return model;
 }
 
 /** The checks that read every context's model at once (a job's key, a subscription's name): redone on every compile. */

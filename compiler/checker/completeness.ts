@@ -1,7 +1,7 @@
 // Whole-program checks, per context: every command is handled (error), every event is produced by
 // some `produces` of the program (warning).
 import type { ContextScope } from "../binder/symbols.js";
-import type { Reporter } from "./reporter.js";
+import type { Reporter } from "../diagnostics/reporter.js";
 
 export function checkCompleteness(scope: ContextScope, handled: { has(command: string): boolean }, produced: { has(event: string): boolean }, reporter: Reporter): void {
   for (const symbol of scope.symbols.values()) {

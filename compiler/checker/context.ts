@@ -1,8 +1,8 @@
 // What the checks of one build share.
 import type { Location } from "../ast.js";
 import type { BoundProgram } from "../binder/symbols.js";
-import type { Reporter } from "./reporter.js";
-import type { ScheduleVerdicts } from "./jobs.js";
+import type { Reporter } from "../diagnostics/reporter.js";
+import type { ScheduleVerdicts } from "./schedule-verdicts.js";
 import type { Resolver } from "./resolve.js";
 
 export interface CheckContext {

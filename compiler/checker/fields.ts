@@ -2,7 +2,7 @@
 import type { Field, TypeRef } from "../ast.js";
 import { builtinTypes, type ContextScope } from "../binder/symbols.js";
 import type { FieldModel, FieldType } from "../model.js";
-import type { Reporter } from "./reporter.js";
+import type { Reporter } from "../diagnostics/reporter.js";
 import type { Expectation, Resolver } from "./resolve.js";
 
 const fieldType: Expectation<"Type" | "Enum"> = {

@@ -1,11 +1,33 @@
-// A job's settings can be overridden by environment variables named from its key under
-// `wow.schedules` (compiler/emit/config-view.ts): `WOW_SCHEDULES__<KEY>__EXPRESSION` and the like,
-// the key in SCREAMING_SNAKE_CASE. Two keys that spell alike there (`nightly`, `Nightly`) would
-// share every variable, and the generated config.ts could not list them both (WOW4009).
-import { environmentVariable, jobConfigs } from "../emit/config-view.js";
-import type { ProgramModel } from "../model.js";
-import { compareLocations, type Reporter } from "./reporter.js";
+// A job's key under `wow.schedules` (the generated configuration's, compiler/emit/config-view.ts),
+// and the environment variables that override its settings, named from the key:
+// `WOW_SCHEDULES__<KEY>__EXPRESSION` and the like, the key in SCREAMING_SNAKE_CASE. Two keys that
+// spell alike there (`nightly`, `Nightly`) would share every variable, and the generated config.ts
+// could not list them both (WOW4009).
+import { screamingSnake } from "../case.js";
+import type { JobModel, ProgramModel } from "../model.js";
+import { compareLocations, type Reporter } from "../diagnostics/reporter.js";
 import { forEachSpelledAlike, looseHash } from "./spelled-alike.js";
+
+export interface JobConfig {
+  /** The key under `wow.schedules`: the job's name, qualified with its context when two contexts share it. */
+  readonly key: string;
+  readonly job: JobModel;
+  readonly context: string;
+}
+
+export function jobConfigs(model: ProgramModel): JobConfig[] {
+  const jobs = model.contexts.flatMap((context) => context.sagas.flatMap((saga) => saga.jobs.map((job) => ({ job, context: context.name }))));
+  const counts = new Map<string, number>();
+  for (const { job } of jobs) counts.set(job.name, (counts.get(job.name) ?? 0) + 1);
+  return jobs
+    .map(({ job, context }) => ({ job, context, key: counts.get(job.name)! > 1 ? `${context}.${job.name}` : job.name }))
+    .sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/** The environment variable that overrides `setting` of the job under `key`: `__` separates levels. */
+export function environmentVariable(key: string, setting: string): string {
+  return `WOW_SCHEDULES__${screamingSnake(key)}__${screamingSnake(setting)}`;
+}
 
 /** Across the whole program (a job's key depends on the other contexts' job names). */
 export function checkJobVariables(model: ProgramModel, reporter: Reporter): void {

@@ -3,13 +3,13 @@
 import type { JobDeclaration, Location, QualifiedName } from "../ast.js";
 import type { CommandSymbol, ContextScope } from "../binder/symbols.js";
 import type { JobMisfire, JobModel, JobScope } from "../model.js";
-import { CronExpression, CronSyntaxError, isValidTimeZone, zoneNames, zoneSpelling } from "../../runtime/cron/index.js";
+import { CronSyntaxError, zoneNames, zoneSpelling } from "../../runtime/cron/index.js";
 import { readAnnotations } from "./annotations.js";
 import type { CheckContext } from "./context.js";
 import { resolveList, resolveServices, sentCommands } from "./references.js";
-import { where } from "./reporter.js";
+import { where } from "../diagnostics/reporter.js";
 import { locationInString } from "./string-offsets.js";
-import { didYouMean, nearest } from "./suggest.js";
+import { didYouMean, nearest } from "../diagnostics/suggest.js";
 
 const jobNamePattern = /^[A-Za-z0-9_-]+$/;
 const scopes: readonly JobScope[] = ["SYSTEM", "TENANT"];
@@ -101,61 +101,6 @@ function checkCron(expression: string, literal: Location, cx: CheckContext): boo
     return false;
   }
   return true;
-}
-
-/**
- * The verdicts on the cron rules and zones of one build: projects repeat them, and each distinct one
- * is checked once (a cron rule parsed, and searched for a firing in each zone it is given). Made per
- * build, not per process: a verdict kept from an earlier build would spare a long-lived process work
- * that `wowc check` does.
- */
-export class ScheduleVerdicts {
-  /** By rule: the parsed rule when some date matches, else why not. */
-  private readonly crons = new Map<string, CronExpression | "never" | CronSyntaxError>();
-  private readonly zones = new Map<string, boolean>();
-  /** By zone and rule (`${zone} ${rule}`): whether the rule fires there. */
-  private readonly inZone = new Map<string, boolean>();
-
-  cron(expression: string): "ok" | "never" | CronSyntaxError {
-    const parsed = this.parsed(expression);
-    return parsed instanceof CronExpression ? "ok" : parsed;
-  }
-
-  /** Whether a rule that `cron` calls "ok" fires in a valid zone: not when DST gaps skip every match. */
-  firesIn(expression: string, zone: string): boolean {
-    const key = `${zone} ${expression}`;
-    let fires = this.inZone.get(key);
-    if (fires === undefined) {
-      const parsed = this.parsed(expression);
-      fires = parsed instanceof CronExpression && parsed.firesIn(zone);
-      this.inZone.set(key, fires);
-    }
-    return fires;
-  }
-
-  private parsed(expression: string): CronExpression | "never" | CronSyntaxError {
-    let verdict = this.crons.get(expression);
-    if (verdict === undefined) {
-      try {
-        const parsed = CronExpression.parse(expression);
-        verdict = parsed.neverFires() ? "never" : parsed;
-      } catch (error) {
-        if (!(error instanceof CronSyntaxError)) throw error;
-        verdict = error;
-      }
-      this.crons.set(expression, verdict);
-    }
-    return verdict;
-  }
-
-  zone(zone: string): boolean {
-    let known = this.zones.get(zone);
-    if (known === undefined) {
-      known = isValidTimeZone(zone);
-      this.zones.set(zone, known);
-    }
-    return known;
-  }
 }
 
 /** A job enum argument: undefined when absent (the default applies), null when invalid (reported). */

@@ -1,9 +1,9 @@
-// Declaration names that cannot become TypeScript type names are refused (WOW3004): the generated
-// SDK declares one TypeScript type per type, enum, service, aggregate, saga, command and event, and
-// silently renaming one would break the link between a `.wow` name and its generated code. `then`
-// is refused too (WOW3026): a context module exporting it would be a thenable.
+// Declaration names that the generated TypeScript cannot declare are refused (WOW3004): the SDK
+// declares one type per type, enum, aggregate, command and event (and a function or an object for
+// the last four), and silently renaming one would break the link between a `.wow` name and its
+// generated code. `then` is refused too (WOW3026): a context module exporting it would be a thenable.
 import type { Name } from "../ast.js";
-import type { Reporter } from "./reporter.js";
+import type { Reporter } from "../diagnostics/reporter.js";
 
 /** TypeScript reserved words and the names TypeScript refuses for a type alias or interface. */
 const reservedTypeNames: ReadonlySet<string> = new Set([
@@ -19,6 +19,9 @@ const reservedTypeNames: ReadonlySet<string> = new Set([
   "readonly", "keyof", "infer", "unique", "as",
 ]);
 
+/** Names strict-mode JavaScript (every ES module) does not let a declaration take: a command's factory, an enum's object. */
+const strictModeNames: ReadonlySet<string> = new Set(["eval", "arguments"]);
+
 /** The built-in field types of `.wow`: a declaration of that name would hide one. */
 const wowBuiltins: ReadonlySet<string> = new Set(["int", "long", "decimal", "instant", "duration"]);
 
@@ -28,6 +31,7 @@ export function checkDeclarationName(name: Name, reporter: Reporter): void {
   let reason: string | undefined;
   if (text.includes("-")) reason = "not a TypeScript identifier (it contains '-')";
   else if (reservedTypeNames.has(text)) reason = "a TypeScript reserved word or built-in type";
+  else if (strictModeNames.has(text)) reason = "a name strict-mode JavaScript does not let a function or a constant take";
   else if (wowBuiltins.has(text)) reason = "a built-in `.wow` type";
   if (reason !== undefined) reporter.report("WOW3004", { name: text, reason, suggestion: saferName(text) }, name.loc);
   // A context's module exports each declaration by its name (a command's factory, an event's, an
@@ -45,7 +49,7 @@ function saferName(text: string): string {
   const pascal = text
     .split("-")
     .filter((part) => part !== "")
-    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join("");
-  return reservedTypeNames.has(pascal) || pascal === "" ? `${text.replace(/-/g, "_")}_` : pascal;
+  return reservedTypeNames.has(pascal) || strictModeNames.has(pascal) || pascal === "" ? `${text.replace(/-/g, "_")}_` : pascal;
 }

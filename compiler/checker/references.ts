@@ -2,7 +2,7 @@
 import type { Parameter, QualifiedName } from "../ast.js";
 import type { ContextScope, SymbolKind } from "../binder/symbols.js";
 import type { ServiceParameter } from "../model.js";
-import type { Reporter } from "./reporter.js";
+import type { Reporter } from "../diagnostics/reporter.js";
 import type { Expectation, Resolver, SymbolOf } from "./resolve.js";
 import { exact } from "../parse/exact.js";
 

@@ -3,8 +3,8 @@
 import type { QualifiedName } from "../ast.js";
 import type { BoundProgram, ContextScope, SymbolKind, WowSymbol } from "../binder/symbols.js";
 import { describeKind } from "../binder/symbols.js";
-import type { Reporter } from "./reporter.js";
-import { Candidates, didYouMean, nearest } from "./suggest.js";
+import type { Reporter } from "../diagnostics/reporter.js";
+import { Candidates, didYouMean, nearest } from "../diagnostics/suggest.js";
 
 export interface Expectation<K extends SymbolKind> {
   readonly kinds: readonly K[];

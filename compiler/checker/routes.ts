@@ -3,7 +3,7 @@
 // `PAYOrder` and `PayORDER` are both `…/pay_order`, and only one of them could be reached (WOW3024).
 import type { AggregateModel, CommandModel } from "../model.js";
 import { commandRoute } from "../../runtime/model/command-route.js";
-import type { Reporter } from "./reporter.js";
+import type { Reporter } from "../diagnostics/reporter.js";
 import { forEachSpelledAlike, looseHash } from "./spelled-alike.js";
 
 interface Placed {

@@ -7,7 +7,7 @@ import type { CheckContext } from "./context.js";
 import { checkJob } from "./jobs.js";
 import { checkDeclarationName } from "./names.js";
 import { commandIn, eventIn, resolveList, resolveServices, scheduledCommands, sentCommands } from "./references.js";
-import { where } from "./reporter.js";
+import { where } from "../diagnostics/reporter.js";
 import { exact } from "../parse/exact.js";
 
 const handledEvent = {

@@ -51,9 +51,9 @@ export function valueOffsets(literal: Location): number[] {
 export function locationInString(literal: Location, from: number, length: number): Location {
   const offsets = valueOffsets(literal);
   const last = offsets.length - 1;
-  const start = offsets[Math.max(0, Math.min(from, last))];
+  const start = offsets[Math.max(0, Math.min(from, last))]!;
   const endIndex = Math.max(0, Math.min(from + Math.max(length, 0), last));
   // The end of the span is just after the source text of its last character.
-  const end = length > 0 && endIndex > 0 ? Math.max(offsets[endIndex], offsets[endIndex - 1] + 1) : start;
+  const end = length > 0 && endIndex > 0 ? Math.max(offsets[endIndex]!, offsets[endIndex - 1]! + 1) : start;
   return { file: literal.file, start, end: Math.max(start, end) };
 }

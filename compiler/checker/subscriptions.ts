@@ -4,7 +4,7 @@
 // not subscribe alike (WOW3027). In one context, two sagas of one name are WOW2007 already.
 import type { Location } from "../ast.js";
 import { subscriptionName, type ProgramModel } from "../model.js";
-import { compareLocations, where, type Reporter } from "./reporter.js";
+import { compareLocations, where, type Reporter } from "../diagnostics/reporter.js";
 
 interface Subscriber {
   readonly name: string;

@@ -2,22 +2,23 @@
 
 export type Command = "build" | "check" | "cron" | "fmt" | "diff" | "init" | "lsp";
 
+/** Options not given are undefined (written so under `exactOptionalPropertyTypes`). */
 export interface CliArgs {
-  readonly command?: Command;
+  readonly command?: Command | undefined;
   readonly dir: string;
-  readonly out?: string;
+  readonly out?: string | undefined;
   readonly format: "text" | "json";
   readonly warnAsError: boolean;
   readonly stats: boolean;
-  readonly color?: boolean;
+  readonly color?: boolean | undefined;
   readonly help: boolean;
   readonly version: boolean;
   /** `wowc build --watch`: rebuild on every change until interrupted. */
   readonly watch: boolean;
   /** `wowc build --check`: write nothing, exit 1 listing the generated files that are out of date. */
-  readonly check?: boolean;
+  readonly check?: boolean | undefined;
   /** `wowc check --host <tsconfig>`: cross-check the host's TypeScript handlers against the declarations. */
-  readonly host?: string;
+  readonly host?: string | undefined;
   /** For the tool commands (`cron`, `fmt`, `diff`, `init`, `lsp`): everything after the command, untouched. */
   readonly rest: readonly string[];
 }
@@ -44,7 +45,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   let optionsEnd = false;
   let commandAt = -1;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i]!;
     // A tool command parses its own arguments: those after it, and the options given before it.
     if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: withoutCommand(argv, commandAt) };
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -116,7 +117,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (watch && command !== "build") throw new UsageError("--watch goes with `wowc build`: wowc build --watch [dir].");
   if (check && command !== "build") throw new UsageError("--check goes with `wowc build`: wowc build --check [dir].");
   if (host !== undefined && command !== "check") throw new UsageError("--host goes with `wowc check`: wowc check --host <tsconfig> [dir].");
-  return { ...(check ? { check } : {}), ...(host === undefined ? {} : { host }), ...(command === undefined ? {} : { command }), dir: dir ?? ".", ...(out === undefined ? {} : { out }), format, warnAsError, stats, ...(color === undefined ? {} : { color }), help, version, watch, rest: [] };
+  return { check, host, command, dir: dir ?? ".", out, format, warnAsError, stats, color, help, version, watch, rest: [] };
 }
 
 /** An operand: the command first, then the one directory. */

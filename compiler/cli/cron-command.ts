@@ -55,7 +55,7 @@ function parseArgs(args: readonly string[], now: () => number): Request | "help"
   let count = 5;
   let json = false;
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    const arg = args[i]!;
     if (arg === "--help" || arg === "-h") return "help";
     if (arg === "--json") {
       json = true;
@@ -143,8 +143,8 @@ export function describe(ms: number, zone: string): FireTime {
 function table(request: Request, fires: readonly FireTime[]): string {
   const rows = fires.map((f) => [f.utc, `${f.local.replace("T", " ")} ${f.offset}`, request.zone]);
   const header = ["UTC", "Local", "Zone"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ");
   let out = `Next ${request.count} fire time${request.count === 1 ? "" : "s"} of "${request.expression}" in ${request.zone}, after ${new Date(request.from).toISOString()}:\n`;
   if (rows.length > 0) out += `${[header, ...rows].map(line).join("\n")}\n`;
   if (fires.length < request.count) {

@@ -6,23 +6,10 @@ import { dirname, relative, resolve, sep } from "node:path";
 import { helpText, parseArgs, toolCommands, UsageError, type CliArgs, type Command } from "./args.js";
 import { packageFile } from "../package-root.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { PhaseName, PhaseTiming } from "../program/phases.js";
+import type { PhaseTiming } from "../program/phases.js";
+import { EXIT_OK, EXIT_SOURCE_ERRORS, EXIT_USAGE_OR_INTERNAL, type CliIO } from "./io.js";
 
-export interface CliIO {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** The working directory relative paths are resolved against. */
-  readonly cwd: string;
-  /** Whether stdout is a terminal (colours). */
-  readonly isTTY?: boolean;
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Called as each compiler phase starts; tests use it to inject a fault. */
-  readonly onPhase?: (phase: PhaseName) => void;
-}
-
-export const EXIT_OK = 0;
-export const EXIT_SOURCE_ERRORS = 1;
-export const EXIT_USAGE_OR_INTERNAL = 2;
+export { EXIT_OK, EXIT_SOURCE_ERRORS, EXIT_USAGE_OR_INTERNAL, type CliIO } from "./io.js";
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   let args: CliArgs;
@@ -71,7 +58,7 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
     write: args.command === "build",
     check: args.check === true,
     warnAsError: args.warnAsError,
-    ...(io.onPhase === undefined ? {} : { onPhase: io.onPhase }),
+    onPhase: io.onPhase,
   });
   if (args.host !== undefined && !result.diagnostics.some((d) => d.severity === "error")) {
     result.diagnostics.push(...(await hostDiagnostics(args, io, root, result.model)));
@@ -121,31 +108,28 @@ async function hostDiagnostics(args: CliArgs, io: CliIO, root: string, model: im
   return sortDiagnostics(args.warnAsError ? found.map((d) => ({ ...d, severity: "error" as const })) : found);
 }
 
-/** The module and function of each tool command; they parse their own arguments. */
-const tools: Readonly<Record<Exclude<Command, "build" | "check"> | "build --watch", readonly [string, string]>> = {
-  cron: ["./cron-command.js", "runCronCommand"],
-  fmt: ["../format/fmt-command.js", "runFmtCommand"],
-  diff: ["../diff/diff-command.js", "runDiffCommand"],
-  init: ["../init/init-command.js", "runInitCommand"],
-  lsp: ["../lsp/lsp-command.js", "runLspCommand"],
-  "build --watch": ["../watch/watch-command.js", "runWatchCommand"],
-};
-
 type ToolFunction = (rest: readonly string[], io: CliIO, args?: CliArgs) => Promise<number> | number;
 
+/** Each tool command's module (loaded only when it runs) and its function; they parse their own arguments. */
+const tools: Readonly<Record<Exclude<Command, "build" | "check"> | "build --watch", () => Promise<ToolFunction>>> = {
+  cron: async () => {
+    const { runCronCommand } = await import("./cron-command.js");
+    return (rest, io) => runCronCommand([...rest], io); // its third parameter is a clock for tests, not the CLI's args
+  },
+  fmt: async () => (await import("./fmt-command.js")).runFmtCommand,
+  diff: async () => (await import("./diff-command.js")).runDiffCommand,
+  init: async () => (await import("./init-command.js")).runInitCommand,
+  lsp: async () => (await import("../lsp/lsp-command.js")).runLspCommand,
+  "build --watch": async () => (await import("./watch-command.js")).runWatchCommand,
+};
+
 async function runTool(command: keyof typeof tools, rest: readonly string[], io: CliIO, args?: CliArgs): Promise<number> {
-  // Loaded by a computed specifier so that a build without the module still compiles, and
-  // reported as a usage error when absent.
-  const [specifier, name] = tools[command];
-  let module: Record<string, ToolFunction | undefined>;
+  let run: ToolFunction;
   try {
-    module = (await import(specifier)) as typeof module;
+    run = await tools[command]();
   } catch (error) {
+    // A package installed without one of its modules: a usage error, not a crash.
     if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw error;
-    module = {};
-  }
-  const run = module[name];
-  if (run === undefined) {
     io.stderr(`wowc: \`wowc ${command}\` is not available in this build of wowc.\n`);
     return EXIT_USAGE_OR_INTERNAL;
   }
@@ -178,7 +162,7 @@ async function usageError(io: CliIO, json: boolean, detail: string, advice = "Ru
 }
 
 async function internalError(error: unknown, io: CliIO, json: boolean): Promise<number> {
-  const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  const detail = error instanceof Error ? error.message.split("\n", 1)[0]! : String(error);
   io.stderr(`wowc: error WOW9999: Internal compiler error: ${detail} — sorry, this is a bug in wowc, not in your sources; please report it (set WOWC_DEBUG=1 for details).\n`);
   if (io.env?.WOWC_DEBUG === "1" && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
   if (json) await printJson(io, (create) => create("WOW9999", { detail }));

@@ -46,11 +46,11 @@ export function positionOf(file: SourceFile, offset: number): Position {
   let high = starts.length - 1;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
-    if (starts[mid] <= at) low = mid;
+    if (starts[mid]! <= at) low = mid;
     else high = mid - 1;
   }
   // The byte order mark itself (offset 0, before line 1's start) is at column 1.
-  return { line: low + 1, column: Math.max(0, at - starts[low]) + 1 };
+  return { line: low + 1, column: Math.max(0, at - starts[low]!) + 1 };
 }
 
 export function spanOf(loc: Location): Span {

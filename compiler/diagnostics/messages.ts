@@ -163,7 +163,7 @@ export const messages = {
   WOW3004: {
     severity: "error",
     message: "'{name}' cannot be used as the name of a declaration.",
-    hint: "It is {reason}, so it cannot name a generated TypeScript type; rename it (e.g. '{suggestion}').",
+    hint: "It is {reason}, so the generated TypeScript cannot declare it; rename it (e.g. '{suggestion}').",
   },
   WOW3005: {
     severity: "error",

@@ -1,8 +1,9 @@
 // The view model of one aggregate's generated file: state, command and event types with their type
 // names and factories, the typed decisions and scopes, the handler interface and `define…`.
 import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
+import type { JsonSchema } from "../manifest/body-schema.js";
 import type { AggregateModel, CommandModel, EventModel, ScheduledCommand } from "../model.js";
-import { docComment, identifier, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
+import { docComment, identifier, jsonLiteral, methodKey, propertyAccess, stringArray, stringLiteral } from "./escape.js";
 import { fieldViews, parameterViews, type FieldView, type ParameterView } from "./field-view.js";
 import { aggregatesFile, type Imports } from "./imports.js";
 import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
@@ -34,7 +35,12 @@ export interface CommandHandlerView {
   readonly foreignSchedules: string;
   readonly services: readonly ServiceView[];
   readonly hasServices: boolean;
-  readonly registrationExtras: string;
+  /**
+   * The registration's entries before `decide`: `create`, `delete` and `services` when they apply,
+   * then what the declaration promises, for the runtime to hold each decision to — `produces` and
+   * `schedules` (qualified types), `bodySchema` (manifest/body-schema.ts) — as literals.
+   */
+  readonly registration: readonly string[];
   /** `impl.onCreateOrder(state, command as …, scope…)` arguments after `command`. */
   readonly call: string;
 }
@@ -68,12 +74,15 @@ export interface AggregateView {
   readonly hasCreateCommand: boolean;
 }
 
-/** `imports`: those of the context's aggregates module, shared by its aggregates (read once all are viewed). */
-export function aggregateView(context: string, aggregate: AggregateModel, imports: Imports): AggregateView {
+/**
+ * `imports`: those of the context's aggregates module, shared by its aggregates (read once all are
+ * viewed); `bodySchemaOf`: each command's body schema.
+ */
+export function aggregateView(context: string, aggregate: AggregateModel, imports: Imports, bodySchemaOf: (command: CommandModel) => JsonSchema): AggregateView {
   const name = identifier(aggregate.name);
   const commandOf = (symbol: CommandSymbol): string => imports.ref({ context: symbol.context, file: aggregatesFile() }, `${symbol.name}Command`);
   const eventType = (symbol: EventSymbol): string => stringLiteral(symbol.qualifiedName);
-  const handlers = aggregate.commands.flatMap((command) => (command.handler === undefined ? [] : [handlerView(context, command, imports, commandOf, eventType)]));
+  const handlers = aggregate.commands.flatMap((command) => (command.handler === undefined ? [] : [handlerView(context, command, imports, commandOf, eventType, bodySchemaOf(command))]));
   const allServices = aggregate.commands.flatMap((command) => command.handler?.services ?? []);
   return {
     doc: docComment(aggregate.decl.doc),
@@ -114,19 +123,23 @@ function handlerView(
   imports: Imports,
   commandOf: (symbol: CommandSymbol) => string,
   eventType: (symbol: EventSymbol) => string,
+  bodySchema: JsonSchema,
 ): CommandHandlerView {
   const handler = command.handler!;
   const union = (items: readonly ScheduledCommand[]): string => unionOf(items.map((s) => commandOf(s.command)));
   const services = serviceViews(context, handler.services);
-  const extras = [
-    command.create ? "create: true" : "",
-    command.delete ? "delete: true" : "",
-    services.length > 0 ? `services: [${services.map((s) => s.qualified).join(", ")}]` : "",
-  ].filter((x) => x !== "");
+  const registration = [
+    ...(command.create ? ["create: true"] : []),
+    ...(command.delete ? ["delete: true"] : []),
+    ...(services.length > 0 ? [`services: [${services.map((s) => s.qualified).join(", ")}]`] : []),
+    `produces: ${stringArray(handler.produces.map((e) => e.qualifiedName))}`,
+    `schedules: ${stringArray(handler.schedules.map((s) => s.command.qualifiedName))}`,
+    `bodySchema: ${jsonLiteral(bodySchema)}`,
+  ];
   const body = identifier(command.name);
   return {
     doc: docComment(joinDocs(command.decl.doc, handler.decl.doc), "  "),
-    method: propertyKey(handler.function),
+    method: methodKey(handler.function),
     body,
     type: stringLiteral(`${context}.${command.name}`),
     produces: unionOf(handler.produces.map(eventType)),
@@ -134,14 +147,14 @@ function handlerView(
     foreignSchedules: union(handler.schedules.filter((s) => s.targetRequired)),
     services,
     hasServices: services.length > 0,
-    registrationExtras: extras.map((x) => `${x}, `).join(""),
+    registration,
     call: `${propertyAccess("impl", handler.function)}(state, command as $wow.CommandMessage<${body}>, scope${services.length > 0 ? `, { ${services.map((s) => `${s.parameter}: services[${s.qualified}] as $Svc[${s.typeKey}]`).join(", ")} }` : ""})`,
   };
 }
 
 function applyView(context: string, event: EventModel): ApplyView {
   return {
-    key: propertyKey(event.name),
+    key: methodKey(event.name),
     type: stringLiteral(`${context}.${event.name}`),
     body: identifier(event.name),
     access: propertyAccess("impl.apply", event.name),

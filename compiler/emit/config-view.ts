@@ -1,8 +1,10 @@
 // The host's runtime configuration as the declarations shape it: the JSON Schema of
 // `wow.config.json` (`wow.schedules` holds exactly the declared job names, `wow.timers` the timer
 // settings), the declared defaults, and the environment variables that override the file.
+import { environmentVariable, jobConfigs, type JobConfig } from "../checker/job-variables.js";
 import type { JobModel, ProgramModel } from "../model.js";
-import { lineComment, propertyAccess, propertyKey, screamingSnake, stringLiteral } from "./escape.js";
+import { screamingSnake } from "../case.js";
+import { lineComment, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
 import { compare } from "./imports.js";
 import { RUNTIME_SECTIONS_SCHEMA } from "../../runtime/config/runtime-sections.js";
 
@@ -11,13 +13,6 @@ export const CONFIG_SCHEMA_FILE = "wow.config.schema.json";
 /** Six whitespace-separated fields, or one of Spring's macros. The cron engine checks the fields at load. */
 export const EXPRESSION_PATTERN = "^\\s*(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|\\S+(\\s+\\S+){5})\\s*$";
 const DURATION_PATTERN = "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]";
-
-export interface JobConfig {
-  /** The key under `wow.schedules`: the job's name, qualified with its context when two contexts share it. */
-  readonly key: string;
-  readonly job: JobModel;
-  readonly context: string;
-}
 
 export interface EnvironmentEntry {
   readonly variable: string;
@@ -35,15 +30,6 @@ export interface ConfigView {
   readonly jobSchema: string;
   readonly schema: string;
   readonly environment: readonly { readonly variable: string; readonly path: string; readonly comment: string }[];
-}
-
-export function jobConfigs(model: ProgramModel): JobConfig[] {
-  const jobs = model.contexts.flatMap((context) => context.sagas.flatMap((saga) => saga.jobs.map((job) => ({ job, context: context.name }))));
-  const counts = new Map<string, number>();
-  for (const { job } of jobs) counts.set(job.name, (counts.get(job.name) ?? 0) + 1);
-  return jobs
-    .map(({ job, context }) => ({ job, context, key: counts.get(job.name)! > 1 ? `${context}.${job.name}` : job.name }))
-    .sort((a, b) => compare(a.key, b.key));
 }
 
 export function configSchema(model: ProgramModel): object {
@@ -125,11 +111,6 @@ export function configDefaults(model: ProgramModel): object {
   const schedules = Object.create(null) as Record<string, object>; // a dictionary from the start: one entry per job
   for (const { key, job } of jobConfigs(model)) schedules[key] = { expression: job.cron, zone: job.zone, misfire: job.misfire, enabled: true };
   return { wow: { schedules, timers: { "poll-interval": "1s", "max-attempts": 10 } } };
-}
-
-/** The environment variable that overrides `setting` of the job under `key`: `__` separates levels. */
-export function environmentVariable(key: string, setting: string): string {
-  return `WOW_SCHEDULES__${screamingSnake(key)}__${screamingSnake(setting)}`;
 }
 
 /** `WOW_SCHEDULES__RECEIVE_DELIVERIES__EXPRESSION` → `wow/schedules/receive-deliveries/expression`. */

@@ -21,14 +21,17 @@ export function isSafeIdentifier(name: string): boolean {
 }
 
 /**
- * A TypeScript identifier for `name`: itself when safe; otherwise every character outside
- * `[A-Za-z0-9_]` becomes `_`, and a `$` is appended (`.wow` names never hold `$`, so an escaped
- * name cannot meet a declared one): `class` → `class$`, `order-id` → `order_id$`.
+ * A TypeScript identifier for `name`, one to one: itself when safe; a reserved word gets a `$`
+ * appended (`class` → `class$`); in any other name each `-` becomes `$` (`order-id` → `order$id`),
+ * any other character outside `[A-Za-z0-9_]` `$<hex>$`, and a leading digit gets a `$` before it.
+ * `.wow` names hold no `$` and do not end in `-`, so no two names give one identifier, and none
+ * gives a name of the generated code's own (`$wow`, `$Svc`, `$eshopOrder`).
  */
 export function identifier(name: string): string {
   if (isSafeIdentifier(name)) return name;
-  const cleaned = name.replace(/[^A-Za-z0-9_]/g, "_");
-  return `${/^[0-9]/.test(cleaned) || cleaned === "" ? "_" : ""}${cleaned}$`;
+  if (IDENTIFIER.test(name)) return `${name}$`;
+  const escaped = name.replace(/[^A-Za-z0-9_]/gu, (char) => (char === "-" ? "$" : `$${char.codePointAt(0)!.toString(16)}$`));
+  return /^[0-9]/.test(escaped) || escaped === "" ? `$${escaped}` : escaped;
 }
 
 /**
@@ -39,6 +42,14 @@ export function identifier(name: string): string {
 export function propertyKey(name: string): string {
   if (name === "__proto__") return `[${stringLiteral(name)}]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name);
+}
+
+/**
+ * The key of a method signature in an interface: a property key, but `new` quoted, since
+ * `new(…)` there declares a construct signature instead of a method.
+ */
+export function methodKey(name: string): string {
+  return name === "new" ? stringLiteral(name) : propertyKey(name);
 }
 
 /** A property access on `object`: `.name` or `["na-me"]`. */
@@ -95,43 +106,19 @@ export function lineComment(text: string): string {
   return text.replace(/[\r\n\u2028\u2029]+/g, " ");
 }
 
-/** `OrderStatus` → `orderStatus`; `receive-deliveries` → `receiveDeliveries`. */
-export function camelCase(name: string): string {
-  const pascal = pascalCase(name);
-  return pascal.charAt(0).toLowerCase() + pascal.slice(1);
+/**
+ * JSON data as a TypeScript expression: its JSON (compact, every character beyond ASCII escaped), but
+ * a `__proto__` key written computed (`["__proto__"]`): as a plain key in an object literal it would
+ * set the object's prototype. (In JSON.stringify's output a key follows `{` or `,`, and no `"` inside
+ * a string stands unescaped, so the pattern finds keys only.)
+ */
+export function jsonLiteral(value: unknown): string {
+  const json = JSON.stringify(value);
+  if (json === undefined) throw new Error("jsonLiteral: not JSON data");
+  return json.replace(/([{,])"__proto__":/g, '$1["__proto__"]:').replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** `eshop-order` → `EshopOrder`; `stock` → `Stock`. */
-export function pascalCase(name: string): string {
-  return name
-    .split(/[^A-Za-z0-9]+/)
-    .filter((part) => part !== "")
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join("");
-}
-
-/** `StockSaga` → `stock-saga`; `OrderV2` → `order-v2`. */
-export function kebabCase(name: string): string {
-  let kebab = kebabCases.get(name);
-  if (kebab === undefined) kebabCases.set(name, (kebab = kebabCaseOf(name)));
-  return kebab;
-}
-
-/** kebabCase is asked for the same names (a file's, for every reference to it) many times. */
-const kebabCases = new Map<string, string>();
-
-function kebabCaseOf(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
-    .replace(/[^A-Za-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "")
-    .toLowerCase();
-}
-
-/** `receive-deliveries` → `RECEIVE_DELIVERIES` (environment variable segments). */
-export function screamingSnake(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .toUpperCase();
+/** A list of strings as an array literal, each once, in the order given: `["a.B", "a.C"]`. */
+export function stringArray(values: readonly string[]): string {
+  return `[${[...new Set(values)].map(stringLiteral).join(", ")}]`;
 }

@@ -1,7 +1,8 @@
 // Where each generated declaration lives, and the import lines a generated file needs to name the
 // declarations of its siblings: `import type { OrderItem } from "./types.js"` within a context,
 // `import type * as $eshopOrder from "../eshop-order/index.js"` across contexts.
-import { camelCase, identifier, kebabCase } from "./escape.js";
+import { camelCase } from "../case.js";
+import { identifier } from "./escape.js";
 
 /** The file (relative to the context folder, without `.ts`) that declares a symbol of the model. */
 export type SymbolHome = { readonly context: string; readonly file: string };

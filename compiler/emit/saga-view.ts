@@ -4,7 +4,7 @@ import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
 import type { JobModel, SagaModel, ServiceParameter } from "../model.js";
 import { serviceTypeParameter, unionOf } from "./aggregate-view.js";
 import { configKeyExpression } from "./config-view.js";
-import { docComment, identifier, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
+import { docComment, identifier, methodKey, propertyAccess, stringArray, stringLiteral } from "./escape.js";
 import { aggregatesFile, type Imports } from "./imports.js";
 import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
 
@@ -74,7 +74,7 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
     const views = serviceViews(context, services);
     return {
       doc: docComment(doc, "  "),
-      method: propertyKey(name),
+      method: methodKey(name),
       function: stringLiteral(name),
       subscription: stringLiteral(`${saga.name}.${name}`),
       services: views,
@@ -100,8 +100,8 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
       body: bodyOf(h.event),
       commands: unionOf(h.commands.map(commandOf)),
       schedules: unionOf(h.schedules.map((s) => commandOf(s.command))),
-      commandTypes: listOf(h.commands.map((c) => c.qualifiedName)),
-      scheduleTypes: listOf(h.schedules.map((s) => s.command.qualifiedName)),
+      commandTypes: stringArray(h.commands.map((c) => c.qualifiedName)),
+      scheduleTypes: stringArray(h.schedules.map((s) => s.command.qualifiedName)),
     })),
     rejectionHandlers: saga.rejectionHandlers.map((h) => ({
       ...fn(h.function, h.decl.doc, h.services, h.blocking),
@@ -127,12 +127,8 @@ function jobView(context: string, job: JobModel, base: SagaFunctionView, command
     sharded: job.sharded,
     misfire: stringLiteral(job.misfire),
     commands: unionOf(job.commands.map(commandOf)),
-    commandTypes: listOf(job.commands.map((c) => c.qualifiedName)),
+    commandTypes: stringArray(job.commands.map((c) => c.qualifiedName)),
     configKey: configKeyExpression(context, job.name),
     summary,
   };
-}
-
-function listOf(types: readonly string[]): string {
-  return `[${[...new Set(types)].map(stringLiteral).join(", ")}]`;
 }

@@ -61,8 +61,9 @@ function part(statement: Statement, name: string): Part {
 
 function block(node: hbs.AST.BlockStatement, name: string): Part {
   const helper = plainPath({ path: node.path, params: [], hash: undefined }, name).original;
-  if (node.params.length !== 1 || node.hash !== undefined || node.params[0].type !== "PathExpression") throw unsupported(name, `{{#${helper}}} arguments`, node);
-  const get = lookup(node.params[0] as PathExpression, false, name);
+  const [argument] = node.params;
+  if (node.params.length !== 1 || node.hash !== undefined || argument?.type !== "PathExpression") throw unsupported(name, `{{#${helper}}} arguments`, node);
+  const get = lookup(argument as PathExpression, false, name);
   const fn = program(node.program, name);
   const inverse = program(node.inverse, name);
   switch (helper) {
@@ -115,7 +116,7 @@ function lookup(path: PathExpression, strict: boolean, name: string): Getter {
   return (stack) => {
     let value: unknown = stack[stack.length - 1 - depth];
     for (let i = 0; i < parts.length; i++) {
-      const key = parts[i];
+      const key = parts[i]!;
       const holds = typeof value === "object" && value !== null && key in value;
       if (!holds && (strict || i < parts.length - 1)) throw new Error(`template ${name}: "${key}" not defined in ${String(value)} (line ${path.loc.start.line})`);
       value = holds ? (value as Record<string, unknown>)[key] : undefined;

@@ -10,7 +10,7 @@ import { Project } from "ts-morph";
 import type { Location } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ProgramModel } from "../model.js";
-import { reasonOf } from "../program/sources.js";
+import { reasonOf } from "../diagnostics/reason.js";
 import { commandCalls, type CommandCall, type SendMethod } from "./calls.js";
 import { declarationsOf, type DeclaredCommand, type HandlerDeclarationInfo, type OwnerDeclaration } from "./declarations.js";
 import { findImplementations, type Implementation } from "./implementations.js";

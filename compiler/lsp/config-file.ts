@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver";
 import type { SourceFile } from "../ast.js";
-import { didYouMean, nearest } from "../checker/suggest.js";
+import { didYouMean, nearest } from "../diagnostics/suggest.js";
 import { createDiagnostic } from "../diagnostics/diagnostic.js";
 import { CONFIG_SCHEMA_FILE, configSchema } from "../emit/config-view.js";
 import type { ProgramModel } from "../model.js";

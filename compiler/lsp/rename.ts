@@ -4,7 +4,7 @@
 import { ResponseError, ErrorCodes, type Range, type TextEdit, type WorkspaceEdit } from "vscode-languageserver";
 import { builtinTypes } from "../binder/symbols.js";
 import { checkDeclarationName } from "../checker/names.js";
-import { Reporter } from "../checker/reporter.js";
+import { Reporter } from "../diagnostics/reporter.js";
 import { sourceName } from "../parse/source-name.js";
 import { toRange } from "./positions.js";
 import type { Project } from "./project.js";

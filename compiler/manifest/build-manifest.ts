@@ -10,7 +10,6 @@ import {
   type ContextModel,
   type FieldModel,
   type JobModel,
-  type ProgramModel,
   type SagaModel,
   type ScheduledCommand,
   type ServiceParameter,
@@ -31,10 +30,6 @@ import {
   type ManifestServiceParameter,
   type ManifestSource,
 } from "./types.js";
-
-export function buildManifest(program: ProgramModel): Manifest {
-  return manifestOf(program.contexts.map(manifestContext));
-}
 
 /** The manifest around its contexts' fragments (the watcher keeps each fragment with its context's model). */
 export function manifestOf(contexts: readonly ManifestContext[]): Manifest {

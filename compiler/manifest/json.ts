@@ -69,7 +69,7 @@ function isIntegerLike(key: string): boolean {
 }
 
 function isSorted(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
   return true;
 }
 
@@ -103,8 +103,9 @@ function write(value: unknown, indent: string, out: string[]): void {
   }
   out.push("{");
   for (let i = 0; i < keys.length; i++) {
-    out.push(`${i === 0 ? "\n" : ",\n"}${inner}${JSON.stringify(keys[i])}: `);
-    write(record[keys[i]], inner, out);
+    const key = keys[i]!;
+    out.push(`${i === 0 ? "\n" : ",\n"}${inner}${JSON.stringify(key)}: `);
+    write(record[key], inner, out);
   }
   out.push(`\n${indent}}`);
 }

@@ -10,7 +10,7 @@ import {
   Aggregate, At, Colon, Comma, Command, Context, Dot, Enum, Equals, Event, Identifier, Job, LBracket, LCurly, LParen, Name,
   NumberLiteral, On, Question, RBracket, RCurly, RParen, Saga, Service, State, StringLiteral, Type, UnterminatedString,
 } from "../../grammar/tokens.js";
-import { didYouMean, nearest } from "../checker/suggest.js";
+import { didYouMean, nearest } from "../diagnostics/suggest.js";
 import { DECLARATION_KEYWORDS } from "../../grammar/parser.js";
 
 /** Tokens that begin a top-level declaration; a block still open when one comes is missing its `}`. */

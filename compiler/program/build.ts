@@ -7,12 +7,14 @@ import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js"
 import { sortDiagnostics } from "../diagnostics/format.js";
 import { emitContextFiles, emitProgramFiles, programFilesKey, sortedFiles, type EmittedFile } from "../emit/emit.js";
 import { ForeignOutputError, OutputError, OutputMemory, writeOutput, type OutputResult } from "../emit/write-output.js";
+import { declarationsOf, type Declarations } from "../manifest/body-schema.js";
 import { MANIFEST_FILE_NAME } from "../manifest/types.js";
 import type { ContextModel, ProgramModel } from "../model.js";
-import type { CompileOptions, CompileResult } from "./compile.js";
+import type { CompileOptions, CompileResult } from "./compile-types.js";
 import { IncrementalProgram, type CompileWork } from "./incremental.js";
 import { Phases } from "./phases.js";
-import { findSources, normalizeSources, readSources, reasonOf, type DecodedSource, type LoadedSources } from "./sources.js";
+import { reasonOf } from "../diagnostics/reason.js";
+import { findSources, normalizeSources, readSources, type DecodedSource, type LoadedSources } from "./sources.js";
 
 export interface BuildOptions extends CompileOptions {
   /** The build root: sources are found under it and reported relative to it. */
@@ -28,7 +30,7 @@ export interface BuildOptions extends CompileOptions {
    */
   readonly files?: readonly string[];
   /** Report warnings as errors (and then write nothing). */
-  readonly warnAsError?: boolean;
+  readonly warnAsError?: boolean | undefined;
   /** `wowc build --check`: generate, compare with the output directory, write nothing. */
   readonly check?: boolean;
   /**
@@ -66,7 +68,7 @@ export class Builder {
   private readonly program = new IncrementalProgram();
   /** The sources read so far, by path: kept until they change (`run(changed)`). */
   private readonly sources = new Map<string, DecodedSource>();
-  private readonly emitted = new WeakMap<ContextModel, EmittedFile[]>();
+  private readonly emitted = new WeakMap<ContextModel, { readonly files: EmittedFile[]; readonly embeds: readonly ContextModel[] }>();
   private readonly memory = new OutputMemory();
   private paths: Set<string> | undefined;
   /** The directories the last walk could not list (WOW6002): reported on every run until the next walk. */
@@ -106,7 +108,7 @@ export class Builder {
     let output: OutputResult = { changed: [], removed: [] };
     const manifest = result.manifestFile;
     if (options.write && manifest !== undefined && !diagnostics.some((d) => d.severity === "error")) {
-      const files = phases.run("emit", () => sortedFiles([manifest, ...this.emitProgram(result.model), ...result.model.contexts.flatMap((c) => this.emitContext(c))]));
+      const files = phases.run("emit", () => sortedFiles([manifest, ...this.emitProgram(result.model), ...this.emitContexts(result.model)]));
       phases.run("write", () => {
         try {
           output = writeOutput(outDir, files, { check: options.check === true, memory: this.memory });
@@ -164,13 +166,20 @@ export class Builder {
     return this.programFiles.files;
   }
 
-  private emitContext(context: ContextModel): EmittedFile[] {
-    let files = this.emitted.get(context);
-    if (files === undefined) {
-      files = emitContextFiles(context);
-      this.emitted.set(context, files);
-    }
-    return files;
+  /**
+   * Each context's files, kept with its model while the models of the contexts whose declarations
+   * its body schemas copy are the same (a context checked again has a new model).
+   */
+  private emitContexts(model: ProgramModel): EmittedFile[] {
+    const byName = new Map(model.contexts.map((context) => [context.name, context]));
+    let declarations: Declarations | undefined;
+    return model.contexts.flatMap((context) => {
+      const kept = this.emitted.get(context);
+      if (kept !== undefined && kept.embeds.every((embedded) => byName.get(embedded.name) === embedded)) return kept.files;
+      const { files, embeds } = emitContextFiles(context, (declarations ??= declarationsOf(model)));
+      this.emitted.set(context, { files, embeds: [...embeds].flatMap((name) => byName.get(name) ?? []) });
+      return files;
+    });
   }
 }
 

@@ -18,9 +18,9 @@ import { scopeSignature } from "../binder/signature.js";
 import type { BoundProgram, ContextScope } from "../binder/symbols.js";
 import { checkAcrossContexts, checkContext, sortedModels, type ContextCheck } from "../checker/check.js";
 import { checkCompleteness } from "../checker/completeness.js";
-import { ScheduleVerdicts } from "../checker/jobs.js";
-import { Reporter } from "../checker/reporter.js";
 import type { ResolvedReference } from "../checker/resolve.js";
+import { ScheduleVerdicts } from "../checker/schedule-verdicts.js";
+import { Reporter } from "../diagnostics/reporter.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
 import { manifestContext, manifestOf } from "../manifest/build-manifest.js";
@@ -29,7 +29,7 @@ import { MANIFEST_FILE_NAME, type Manifest, type ManifestContext } from "../mani
 import type { ChunkedFile } from "../emit/emit.js";
 import type { ContextModel } from "../model.js";
 import { parseFile, type ParsedFile } from "../parse/parse-file.js";
-import type { CompileOptions, CompileResult } from "./compile.js";
+import type { CompileOptions, CompileResult } from "./compile-types.js";
 import { Phases } from "./phases.js";
 
 interface ParsedEntry {
@@ -49,7 +49,7 @@ interface ContextState {
   signature?: string;
   readonly bindDiagnostics: readonly Diagnostic[];
   checked?: CheckedContext;
-  completeness?: readonly Diagnostic[];
+  completeness?: readonly Diagnostic[] | undefined;
 }
 
 function signatureOf(state: ContextState): string {

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type St
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { reasonOf } from "../diagnostics/reason.js";
 
 export interface LoadedSources {
   readonly files: SourceFile[];
@@ -172,13 +173,4 @@ function firstInvalidByte(bytes: Uint8Array): number {
 /** A diagnostic about a whole file or directory (no position in it): JSON output names the path. */
 export function withFile(diagnostic: Diagnostic, path: string): Diagnostic {
   return { ...diagnostic, path };
-}
-
-export function reasonOf(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  if (code === "ENOENT") return "no such file or directory.";
-  if (code === "EACCES" || code === "EPERM") return "permission denied.";
-  if (code === "EISDIR") return "it is a directory.";
-  if (code === "ENOTDIR") return "a file is in the way where a directory should be.";
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,8 +2,11 @@
 // file or `wow.config.json` changes. One Builder is kept across rebuilds: a rebuild re-reads and
 // re-parses only the changed files, re-binds and re-checks only the contexts they reach,
 // regenerates only those contexts, writes only changed outputs, survives errors (they are reported, the watch
-// goes on), and — as TypeSpec does — drops requests that arrive during a compile, replaying one
-// after it. The clock and the file-system watcher are injectable: tests drive them directly.
+// goes on). A build is synchronous, so no event is handled during one: Node delivers the events of
+// saves made meanwhile after it, and they debounce into one rebuild like any others (what TypeSpec's
+// async watch gets by dropping requests during a compile and replaying one). Sources are stamped
+// before the Builder reads them, so a file saved during a build differs at that next look. The clock
+// and the file-system watcher are injectable: tests drive them directly.
 //
 // File-system events are hints, not facts: editors save through a temp file and a rename, shells
 // move whole directories, and an event may name the temp file, the directory, or nothing useful.
@@ -196,8 +199,6 @@ export class Watcher {
   /** The Builder's sources, each with its fileStamp when last given to the Builder. */
   private readonly known = new Map<string, string>();
   private timer: unknown;
-  private building = false;
-  private replay = false;
   private builds = 0;
   private handle: { close(): void } | undefined;
 
@@ -209,7 +210,7 @@ export class Watcher {
       root: this.root,
       outDir: this.outDir,
       write: true,
-      ...(options.warnAsError === undefined ? {} : { warnAsError: options.warnAsError }),
+      warnAsError: options.warnAsError,
     });
   }
 
@@ -239,14 +240,10 @@ export class Watcher {
     return !normal.split("/").slice(0, -1).some(skippedName);
   }
 
-  /** Something changed at `path`: look again after `debounceMs` of quiet (or after the compile in progress). */
+  /** Something changed at `path`: look again after `debounceMs` of quiet. */
   changed(path: string): void {
     if (!this.isRelevant(path)) return;
     this.events.add(path.split(sep).join("/"));
-    if (this.building) {
-      this.replay = true;
-      return;
-    }
     this.schedule();
   }
 
@@ -317,43 +314,32 @@ export class Watcher {
   }
 
   private rebuild(changes: readonly string[], full: boolean): RebuildReport {
-    this.building = true;
-    let report: RebuildReport;
-    try {
-      const started = this.clock.now();
-      // The first build, and any change of the config, reads every source again. Sources are stamped
-      // before the Builder reads them: a file written in between differs at the next look.
-      full ||= this.builds === 0;
-      if (full) {
-        this.known.clear();
-        for (const path of findSources(this.root, this.outDir)) this.stamp(path);
-      } else {
-        for (const path of changes) this.stamp(path);
-      }
-      const result = this.builder.run(full ? undefined : new Set(changes));
-      const work = this.builder.lastWork;
-      report = {
-        number: this.builds++,
-        ms: this.clock.now() - started,
-        diagnostics: result.diagnostics,
-        ok: !result.diagnostics.some((d) => d.severity === "error"),
-        written: result.output.changed,
-        removed: result.output.removed,
-        parsed: work.parsed,
-        checked: work.checked,
-        sources: result.sourceCount,
-        changes,
-        timings: result.timings,
-      };
-    } finally {
-      this.building = false;
+    const started = this.clock.now();
+    // The first build, and any change of the config, reads every source again. Sources are stamped
+    // before the Builder reads them: a file written in between differs at the next look.
+    full ||= this.builds === 0;
+    if (full) {
+      this.known.clear();
+      for (const path of findSources(this.root, this.outDir)) this.stamp(path);
+    } else {
+      for (const path of changes) this.stamp(path);
     }
+    const result = this.builder.run(full ? undefined : new Set(changes));
+    const work = this.builder.lastWork;
+    const report: RebuildReport = {
+      number: this.builds++,
+      ms: this.clock.now() - started,
+      diagnostics: result.diagnostics,
+      ok: !result.diagnostics.some((d) => d.severity === "error"),
+      written: result.output.changed,
+      removed: result.output.removed,
+      parsed: work.parsed,
+      checked: work.checked,
+      sources: result.sourceCount,
+      changes,
+      timings: result.timings,
+    };
     this.options.onBuild(report);
-    if (this.replay) {
-      // Requests that came in during the compile: one rebuild, after it.
-      this.replay = false;
-      this.schedule();
-    }
     return report;
   }
 

@@ -127,12 +127,13 @@ const WARMUP_CALLS = 2_000;
 
 /** Start instants spread over two years (odd step, so every time of day and both DST sides occur). */
 const starts: Date[] = Array.from({ length: STARTS }, (_, i) => new Date(Date.UTC(2025, 0, 1) + i * 62_987_123));
+const firstStart = starts[0]!;
 
 type Next = (after: Date) => number;
 
 function implementations(rule: Rule): Record<"wowc" | "cron_parser" | "croner", Next> {
   const wowc = CronExpression.parse(rule.wowc);
-  const parser = CronExpressionParser.parse(rule.cronParser, { tz: rule.zone, currentDate: starts[0]! });
+  const parser = CronExpressionParser.parse(rule.cronParser, { tz: rule.zone, currentDate: firstStart });
   const croner = new Cron(rule.croner, { timezone: rule.zone, paused: true, domAndDow: true });
   return {
     wowc: (after) => wowc.nextAfterMs(after.getTime(), rule.zone) ?? 0,

@@ -52,7 +52,7 @@ describe("cron rules follow Spring semantics", () => {
 
   it("points at the offending field inside the quotes", () => {
     const source = job('"0 0 25 * * *"');
-    const [d] = compile(source).diagnostics;
+    const d = compile(source).diagnostics[0]!;
     expect(d.code).toBe("WOW4001");
     expect(d.loc!.file.text.slice(d.loc!.start, d.loc!.end)).toBe("25");
   });
@@ -60,7 +60,7 @@ describe("cron rules follow Spring semantics", () => {
   it("counts escapes when pointing into the string", () => {
     // The value "0 0 25 * * *" written as "0 \u0030 25 * * *": the hour field sits 5 characters later in the source.
     const source = job('"0 \\u0030 25 * * *"');
-    const [d] = compile(source).diagnostics;
+    const d = compile(source).diagnostics[0]!;
     expect(d.code).toBe("WOW4001");
     expect(d.loc!.file.text.slice(d.loc!.start, d.loc!.end)).toBe("25");
   });
@@ -68,7 +68,7 @@ describe("cron rules follow Spring semantics", () => {
   it("refuses unknown time zones with a suggestion, accepts IANA zones", () => {
     expect(codes("0 0 6 * * *")).toEqual([]);
     expect(diagnose(job('"0 0 6 * * *"', '"America/New_York"'))).toEqual([]);
-    const [d] = compile(job('"0 0 6 * * *"', '"Europe/Pariss"')).diagnostics;
+    const d = compile(job('"0 0 6 * * *"', '"Europe/Pariss"')).diagnostics[0]!;
     expect(d.code).toBe("WOW4006");
     expect(d.hint).toContain("Did you mean 'Europe/Paris'?");
   });

@@ -335,14 +335,15 @@ export const cases: readonly DiagnosticCase[] = [
   },
   {
     code: "WOW3004",
-    title: "a name that cannot be a TypeScript type",
+    title: "a name the generated TypeScript cannot declare",
     sources: `
       context shop
       type Order-Line { sku: string }
       enum class { A }
       type readonly { sku: string }
+      enum eval { B }
     `,
-    expected: ["WOW3004 2:6", "WOW3004 3:6", "WOW3004 4:6"],
+    expected: ["WOW3004 2:6", "WOW3004 3:6", "WOW3004 4:6", "WOW3004 5:6"],
   },
   {
     code: "WOW3005",

@@ -29,7 +29,8 @@ describe("robustness", () => {
       const rounds = 1 + Math.floor(random() * 3);
       for (let r = 0; r < rounds; r++) {
         const target = Math.floor(random() * files.length);
-        files[target] = { path: files[target].path, text: mutateSource(files[target].text, random) };
+        const file = files[target]!;
+        files[target] = { path: file.path, text: mutateSource(file.text, random) };
       }
       let result;
       try {
@@ -45,14 +46,14 @@ describe("robustness", () => {
         expect(start >= 0 && start <= end && end <= file.text.length, `${d.code} span inside the file (run ${run})`).toBe(true);
         const lines = file.text.split(/\r\n|\r|\n/);
         const { line, column } = positionOf(file, start);
-        expect(line >= 1 && line <= lines.length && column >= 1 && column <= lines[line - 1].length + 1, `${d.code} line/column inside (run ${run})`).toBe(true);
+        expect(line >= 1 && line <= lines.length && column >= 1 && column <= lines[line - 1]!.length + 1, `${d.code} line/column inside (run ${run})`).toBe(true);
       }
     }
     expect(withErrors).toBeGreaterThan(1000);
   });
 
   it("survives lists nested thousands deep, closed or not (the parser recurses per level)", () => {
-    for (const [open, close] of [[5000, 5000], [20000, 0], [70, 3]]) {
+    for (const [open, close] of [[5000, 5000], [20000, 0], [70, 3]] as const) {
       const text = `context shop\n@OnEvent(commands = ${"[".repeat(open)}A${"]".repeat(close)})\ntype T { a: int }\n`;
       const codes = compileSources([{ path: "deep.wow", text }]).diagnostics.map((d) => d.code);
       expect(codes, `${open} [ and ${close} ]`).toContain("WOW1013");

@@ -1,6 +1,6 @@
 // "Did you mean": the nearest declared name, and a bounded cost when unknown names flood in.
 import { describe, expect, it } from "vitest";
-import { Candidates, nearest } from "../../compiler/checker/suggest.js";
+import { Candidates, nearest } from "../../compiler/diagnostics/suggest.js";
 
 describe("nearest", () => {
   it("suggests the nearest name within a third of the name's length, ties to the alphabetically first", () => {

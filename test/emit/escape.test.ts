@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { camelCase, docComment, identifier, kebabCase, propertyKey, screamingSnake, stringLiteral } from "../../compiler/emit/escape.js";
+import { camelCase, screamingSnake } from "../../compiler/case.js";
+import { docComment, identifier, jsonLiteral, methodKey, propertyKey, stringLiteral } from "../../compiler/emit/escape.js";
 
 describe("escaping helpers", () => {
   it("identifiers: reserved words and non-identifiers get a `$`, others stay", () => {
@@ -9,8 +10,21 @@ describe("escaping helpers", () => {
     expect(identifier("new")).toBe("new$");
     expect(identifier("delete")).toBe("delete$");
     expect(identifier("string")).toBe("string$");
-    expect(identifier("order-id")).toBe("order_id$");
-    expect(identifier("9lives")).toBe("_9lives$");
+    expect(identifier("order-id")).toBe("order$id");
+    expect(identifier("9lives")).toBe("$9lives");
+    expect(identifier("é-x")).toBe("$e9$$x");
+  });
+
+  it("identifiers are one to one on `.wow` names (which hold no `$`): names that differ give identifiers that differ", () => {
+    // `a-b-c` and `a_b-c` once both became `a_b_c$`: two factory parameters of one name.
+    const names = ["a-b-c", "a_b-c", "a-b_c", "a_b_c", "class", "class_", "order-id", "order_id", "orderid", "_9", "new", "new-x", "new_x"];
+    expect(new Set(names.map(identifier)).size).toBe(names.length);
+  });
+
+  it("method keys: `new` quoted (a construct signature otherwise), the rest as property keys", () => {
+    expect(methodKey("new")).toBe('"new"');
+    expect(methodKey("constructor")).toBe("constructor");
+    expect(methodKey("a-b")).toBe('"a-b"');
   });
 
   it("property keys: identifier names (reserved words too) bare, the rest quoted", () => {
@@ -25,6 +39,17 @@ describe("escaping helpers", () => {
     expect(eval(literal)).toBe(hostile);
   });
 
+  it("JSON literals hold exactly their data: a __proto__ key stays a property, strings cannot end early, only ASCII", () => {
+    const data = JSON.parse('{"__proto__":{"a":1},"k\\"__proto__":"v","s":"{\\"__proto__\\":1} \\u2028 é 😀 */","n":[1,-2.5,true,null]}') as object;
+    const literal = jsonLiteral(data);
+    expect(literal).toMatch(/^[\x20-\x7e]*$/);
+    expect(literal.startsWith('{["__proto__"]:')).toBe(true);
+    const back = eval(`(${literal})`) as object;
+    expect(Object.hasOwn(back, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(JSON.stringify(back)).toBe(JSON.stringify(data));
+  });
+
   it("doc comments cannot be closed early and keep their lines", () => {
     expect(docComment(undefined)).toBe("");
     expect(docComment("one line")).toBe("/** one line */\n");
@@ -35,7 +60,6 @@ describe("escaping helpers", () => {
 
   it("case conversions", () => {
     expect(camelCase("eshop-order")).toBe("eshopOrder");
-    expect(kebabCase("StockSaga")).toBe("stock-saga");
     expect(screamingSnake("receive-deliveries")).toBe("RECEIVE_DELIVERIES");
     expect(screamingSnake("poll-interval")).toBe("POLL_INTERVAL");
   });

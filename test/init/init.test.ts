@@ -1,10 +1,10 @@
-// `wowc init`: the scaffold installs (linking this checkout; the npm cache first, the registry for what
-// the cache lacks: a fresh machine's cache has the tarballs `npm ci` fetched, not their metadata),
-// builds and passes its own tests.
+// `wowc init`: the scaffold depends on the wowc that made it (here a checkout: linked by its path),
+// installs offline from the npm cache, builds (wowc build, wowc check --host, tsc) and passes its
+// own tests.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contextNameFor, packageNameFor } from "../../compiler/init/scaffold.js";
@@ -21,22 +21,25 @@ describe("wowc init", () => {
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: repo, stdio: "pipe" });
   }, 600_000);
 
-  it("scaffolds a project that installs, builds and passes its own tests", async () => {
+  it("scaffolds a project that installs as written, builds and passes its own tests", async () => {
     const dir = join(scratchDir("wowc-init-"), "My Tasks");
-    const init = await wowc(["init", dir, "--wowc", `file:${repo}`]);
+    // No --wowc: a wowc run from a checkout depends on that checkout (`^0.1.0` once made npm install fail with E404).
+    const init = await wowc(["init", dir]);
     expect(init.code).toBe(0);
     for (const f of ["package.json", "tsconfig.json", "src/domain.wow", "src/task.ts", "src/task.test.ts", ".gitignore", "README.md"]) {
       expect(existsSync(join(dir, f)), f).toBe(true);
     }
-    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(pkg.name).toBe("my-tasks");
+    expect(pkg.dependencies["wowc"]).toBe(`file:${resolve(repo)}`);
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["build", "test"]));
+    expect(pkg.scripts["build"]).toContain("wowc check --host tsconfig.json");
     expect(readFileSync(join(dir, "src/domain.wow"), "utf8")).toContain("context my-tasks\n");
     // The scaffold is formatted and checks clean.
     expect((await wowc(["fmt", "--check", dir])).code).toBe(0);
     expect((await wowc(["check", dir])).code).toBe(0);
 
-    npm(["install", "--prefer-offline", "--no-audit", "--no-fund"], dir);
+    npm(["install", "--offline", "--no-audit", "--no-fund"], dir);
     const test = npm(["test"], dir);
     expect(test).toMatch(/# pass 4\n/);
     expect(test).toMatch(/# fail 0\n/);

@@ -149,6 +149,24 @@ describe("incremental builds equal builds from nothing", () => {
     }
   });
 
+  it("after edits of value types and enums that another context's body schemas copy, through a third context", () => {
+    const dir = scratchDir("wowc-incremental-");
+    writeFileSync(join(dir, "a.wow"), "context a\n\ntype Money { amount: decimal, currency: b.Currency }\n");
+    writeFileSync(join(dir, "b.wow"), "context b\n\nenum Currency { EUR, USD }\n");
+    writeFileSync(join(dir, "c.wow"), "context c\n\naggregate Till {\n  state { n: int }\n  @CreateAggregate\n  command Pay { money: a.Money }\n  event Paid {}\n  @OnCommand(produces = [Paid])\n  on Pay\n}\n");
+    const builder = new Builder({ root: dir, outDir: join(dir, "generated"), write: true });
+    expect(builder.run().diagnostics).toEqual([]);
+    const till = () => readFileSync(join(dir, "generated/c/aggregates.ts"), "utf8");
+    expect(till()).toContain('"b.Currency":{"enum":["EUR","USD"]}');
+    // c's schema copies b's enum through a's type: neither a nor c is checked again, yet c's file follows.
+    writeFileSync(join(dir, "b.wow"), "context b\n\nenum Currency { EUR, USD, GBP }\n");
+    expectFreshEqual(dir, builder.run(new Set(["b.wow"])), "an enum member added");
+    expect(till()).toContain('"b.Currency":{"enum":["EUR","USD","GBP"]}');
+    writeFileSync(join(dir, "a.wow"), "context a\n\ntype Money {\n  /** In cents. */\n  amount: long\n  currency: b.Currency\n}\n");
+    expectFreshEqual(dir, builder.run(new Set(["a.wow"])), "a field's type and doc changed");
+    expect(till()).toContain('"description":"In cents."');
+  });
+
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}: 14 random edits, each rebuild compared with a fresh build`, () => {
       const random = mulberry32(seed);

@@ -2,13 +2,34 @@
 // Typed building blocks of the generated SDK, over the untyped runtime model of wowc/runtime.
 import { Decision as RuntimeDecision } from "wowc/runtime";
 import type {
-  AggregateRef, AggregateRegistration, CommandMessage, CommandRejection, EventMessage, JobCommand, SagaCommand, SagaJobRegistration,
-  SagaRegistration as RuntimeSagaRegistration, ScheduleRule, ScheduleTick, TargetRef,
+  AggregateRef, AggregateRegistration as RuntimeAggregateRegistration, CommandMessage, CommandRegistration as RuntimeCommandRegistration,
+  CommandRejection, EventMessage, JobCommand, SagaCommand, SagaJobRegistration, SagaRegistration as RuntimeSagaRegistration, ScheduleRule,
+  ScheduleTick, TargetRef,
 } from "wowc/runtime";
 
 // The runtime's types that the contexts' modules name go through `$wow` (this module), never by
 // their bare names: a `.wow` declaration may well be called `EventMessage` or `ScheduleTick`.
-export type { AggregateRef, AggregateRegistration, CommandMessage, CommandRejection, EventMessage, JobCommand, ScheduleTick, TargetRef };
+export type { AggregateRef, CommandMessage, CommandRejection, EventMessage, JobCommand, ScheduleTick, TargetRef };
+
+/** A JSON Schema (draft 2020-12), as data. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/**
+ * A command's registration, with what its declaration promises, for the runtime to hold each
+ * decision to: the qualified event types it may produce (`@OnCommand(produces = …)`), the
+ * qualified command types it may schedule (`schedules = …`), and the JSON Schema of its body as
+ * sent over HTTP.
+ */
+export interface CommandRegistration<S = any> extends RuntimeCommandRegistration<S> {
+  readonly produces: readonly string[];
+  readonly schedules: readonly string[];
+  readonly bodySchema: JsonSchema;
+}
+
+/** An aggregate's registration: each command's with its declarations. */
+export interface AggregateRegistration<S = any> extends RuntimeAggregateRegistration<S> {
+  readonly commands: Readonly<Record<string, CommandRegistration<S>>>;
+}
 
 /** A saga's registration: each job also names its key under `wow.schedules`, where the host's overrides are read. */
 export interface SagaRegistration extends RuntimeSagaRegistration {

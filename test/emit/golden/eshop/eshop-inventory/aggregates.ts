@@ -133,12 +133,21 @@ export function defineStock(impl: StockHandlers): $wow.AggregateRegistration<Sto
     hasCreateCommand: false,
     commands: {
       "eshop-inventory.ReceiveStock": {
+        produces: ["eshop-inventory.StockReceived"],
+        schedules: [],
+        bodySchema: {"$defs":{},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"quantity":{"maximum":2147483647,"minimum":-2147483648,"type":"integer"}},"required":["quantity"],"type":"object"},
         decide: (state, command, scope) => impl.onReceiveStock(state, command as $wow.CommandMessage<ReceiveStock>, scope),
       },
       "eshop-inventory.ReserveStock": {
+        produces: ["eshop-inventory.StockReserved", "eshop-inventory.StockShortage"],
+        schedules: [],
+        bodySchema: {"$defs":{},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"orderId":{"type":"string"},"quantity":{"maximum":2147483647,"minimum":-2147483648,"type":"integer"}},"required":["orderId","quantity"],"type":"object"},
         decide: (state, command, scope) => impl.onReserveStock(state, command as $wow.CommandMessage<ReserveStock>, scope),
       },
       "eshop-inventory.ReleaseStock": {
+        produces: ["eshop-inventory.StockReleased"],
+        schedules: [],
+        bodySchema: {"$defs":{},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"orderId":{"type":"string"}},"required":["orderId"],"type":"object"},
         decide: (state, command, scope) => impl.onReleaseStock(state, command as $wow.CommandMessage<ReleaseStock>, scope),
       },
     },

@@ -165,15 +165,29 @@ export function defineOrder<$Svc extends OrderServiceTypes = OrderServiceTypes>(
     hasCreateCommand: true,
     commands: {
       "eshop-order.CreateOrder": {
-        create: true, decide: (state, command, scope) => impl.onCreateOrder(state, command as $wow.CommandMessage<CreateOrder>, scope),
+        create: true,
+        produces: ["eshop-order.OrderCreated"],
+        schedules: [],
+        bodySchema: {"$defs":{"eshop-order.OrderItem":{"additionalProperties":false,"properties":{"productId":{"type":"string"},"quantity":{"maximum":2147483647,"minimum":-2147483648,"type":"integer"}},"required":["productId","quantity"],"type":"object"}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"items":{"items":{"$ref":"#/$defs/eshop-order.OrderItem"},"type":"array"}},"required":["items"],"type":"object"},
+        decide: (state, command, scope) => impl.onCreateOrder(state, command as $wow.CommandMessage<CreateOrder>, scope),
       },
       "eshop-order.ConfirmOrderStock": {
-        services: ["eshop-order.PaymentPolicy"], decide: (state, command, scope, services) => impl.onConfirmOrderStock(state, command as $wow.CommandMessage<ConfirmOrderStock>, scope, { paymentPolicy: services["eshop-order.PaymentPolicy"] as $Svc["PaymentPolicy"] }),
+        services: ["eshop-order.PaymentPolicy"],
+        produces: ["eshop-order.OrderStockItemConfirmed", "eshop-order.OrderStockConfirmed"],
+        schedules: ["eshop-order.CancelOrder"],
+        bodySchema: {"$defs":{},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"productId":{"type":"string"}},"required":["productId"],"type":"object"},
+        decide: (state, command, scope, services) => impl.onConfirmOrderStock(state, command as $wow.CommandMessage<ConfirmOrderStock>, scope, { paymentPolicy: services["eshop-order.PaymentPolicy"] as $Svc["PaymentPolicy"] }),
       },
       "eshop-order.PayOrder": {
+        produces: ["eshop-order.OrderPaid"],
+        schedules: [],
+        bodySchema: {"$defs":{},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"amount":{"type":"number"}},"required":["amount"],"type":"object"},
         decide: (state, command, scope) => impl.onPayOrder(state, command as $wow.CommandMessage<PayOrder>, scope),
       },
       "eshop-order.CancelOrder": {
+        produces: ["eshop-order.OrderCancelled"],
+        schedules: [],
+        bodySchema: {"$defs":{"eshop-order.CancelReason":{"enum":["OUT_OF_STOCK","PAYMENT_TIMEOUT","CUSTOMER"]}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"reason":{"$ref":"#/$defs/eshop-order.CancelReason"}},"required":["reason"],"type":"object"},
         decide: (state, command, scope) => impl.onCancelOrder(state, command as $wow.CommandMessage<CancelOrder>, scope),
       },
     },

@@ -3,27 +3,31 @@
 // All or nothing: the names, the dependency and every path are checked before the first write.
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { CliIO } from "../cli/run-cli.js";
+import type { CliIO } from "./io.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { packageFile } from "../package-root.js";
-import { reasonOf } from "../program/sources.js";
-import { contextNameFor, dependencySpecProblem, npmNameProblem, packageNameFor, scaffold, type ScaffoldFile } from "./scaffold.js";
+import { reasonOf } from "../diagnostics/reason.js";
+import { contextNameFor, dependencySpecProblem, npmNameProblem, packageNameFor, scaffold, type ScaffoldFile } from "../init/scaffold.js";
+import { packageRootOf, wowcDependency, type RunningPackage } from "../init/wowc-dependency.js";
 
 export const initHelp = `wowc init [dir] — scaffold a wowc project in dir (default .)
 
   --name <package>      npm package name (default: from the directory name)
   --context <name>      the .wow context (default: from the directory name, e.g. my-tasks)
-  --wowc <spec>         the wowc dependency (default ^<this version>; file:/path/to/wowc links a checkout)
+  --wowc <spec>         the wowc dependency (default: this wowc — ^<version> when npm installed it from
+                        a registry, else the tarball, git URL or directory it runs from, as npm can
+                        install it: file:/path/to/wowc links a checkout)
   --force               write even if some of the files exist (they are overwritten)
 
 Then: cd dir && npm install && npm test
 `;
 
-/** The versions this wowc was built and tested with (its own package.json). */
-function ownPackage(): { version: string; devDependencies: Record<string, string> } {
-  const pkg = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version?: string; devDependencies?: Record<string, string> };
-  return { version: pkg.version ?? "0.0.0", devDependencies: pkg.devDependencies ?? {} };
+/** This wowc (its own package.json): where it runs from, and the versions it was built and tested with. */
+function ownPackage(): RunningPackage & { devDependencies: Record<string, string> } {
+  const url = packageFile("package.json");
+  const pkg = JSON.parse(readFileSync(url, "utf8")) as { name?: string; version?: string; private?: boolean; devDependencies?: Record<string, string> };
+  return { root: packageRootOf(url), name: pkg.name ?? "wowc", version: pkg.version, private: pkg.private, devDependencies: pkg.devDependencies ?? {} };
 }
 
 export async function runInitCommand(argv: readonly string[], io: CliIO): Promise<number> {
@@ -66,7 +70,7 @@ export async function runInitCommand(argv: readonly string[], io: CliIO): Promis
     return 2;
   }
   const own = ownPackage();
-  const wowcSpec = flags.wowc ?? `^${own.version}`;
+  const wowcSpec = flags.wowc ?? wowcDependency(own);
   const specProblem = dependencySpecProblem(wowcSpec);
   if (specProblem !== undefined) {
     io.stdout(formatDiagnostics([createDiagnostic("WOW7104", { spec: wowcSpec, reason: specProblem })], { summary: false }));

@@ -3,12 +3,13 @@
 // syntax errors is never touched: its diagnostics are printed and the exit status is 1.
 import { readFileSync, statSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
-import type { CliIO } from "../cli/run-cli.js";
+import type { CliIO } from "./io.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { decodeSource, findSources, reasonOf, type DecodedSource } from "../program/sources.js";
-import { formatFile } from "./format-text.js";
-import { replaceFile } from "./replace-file.js";
+import { reasonOf } from "../diagnostics/reason.js";
+import { decodeSource, findSources, type DecodedSource } from "../program/sources.js";
+import { formatFile } from "../format/format-text.js";
+import { replaceFile } from "../format/replace-file.js";
 
 export const fmtHelp = `wowc fmt [paths…] [--check] — format .wow files in one canonical layout
 

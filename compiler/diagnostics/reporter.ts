@@ -1,8 +1,8 @@
 // Collects diagnostics for one build.
 import type { Location } from "../ast.js";
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { positionOf } from "../diagnostics/line-map.js";
-import type { DiagnosticArgs, DiagnosticCode } from "../diagnostics/messages.js";
+import { createDiagnostic, type Diagnostic } from "./diagnostic.js";
+import { positionOf } from "./line-map.js";
+import type { DiagnosticArgs, DiagnosticCode } from "./messages.js";
 
 export class Reporter {
   readonly diagnostics: Diagnostic[] = [];

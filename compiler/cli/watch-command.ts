@@ -1,10 +1,10 @@
 // `wowc build --watch [dir]`: prints each build's diagnostics and time, keeps going on errors,
 // stops on Ctrl-C (SIGINT) or SIGTERM.
 import { resolve } from "node:path";
-import type { CliArgs } from "../cli/args.js";
-import type { CliIO } from "../cli/run-cli.js";
+import type { CliArgs } from "./args.js";
+import type { CliIO } from "./io.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { CONFIG_FILE, Watcher, type RebuildReport } from "./watcher.js";
+import { CONFIG_FILE, Watcher, type RebuildReport } from "../watch/watcher.js";
 
 /** The lines printed after a build: diagnostics, then one status line with the time. */
 export function describeBuild(report: RebuildReport, color = false): string {
@@ -29,7 +29,7 @@ export async function runWatchCommand(_rest: readonly string[], io: CliIO, args?
   const watcher = new Watcher({
     root,
     ...(args?.out === undefined ? {} : { outDir: resolve(io.cwd, args.out) }),
-    ...(args?.warnAsError === true ? { warnAsError: true } : {}),
+    warnAsError: args?.warnAsError,
     onBuild: (report) => {
       if (report.number > 0) io.stdout(`Change: ${report.changes.join(", ")}\n`);
       io.stdout(describeBuild(report, color));

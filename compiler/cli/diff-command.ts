@@ -1,13 +1,13 @@
 // `wowc diff <previous> <current>` and `wowc diff --against <git-ref> [dir]`.
 import { existsSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
-import type { CliIO } from "../cli/run-cli.js";
+import type { CliIO } from "./io.js";
 import { createDiagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { diffManifests } from "./diff-manifests.js";
-import { acceptFileIn, buildDirectory, DEFAULT_MANIFEST, DiffInputError, loadAcceptList, loadPath, loadRevision, type LoadedManifest } from "./load.js";
-import { renderReport, type DiffFormat } from "./report.js";
-import { rules } from "./rules.js";
+import { diffManifests } from "../diff/diff-manifests.js";
+import { acceptFileIn, buildDirectory, DEFAULT_MANIFEST, DiffInputError, loadAcceptList, loadPath, loadRevision, type LoadedManifest } from "../diff/load.js";
+import { renderReport, type DiffFormat } from "../diff/report.js";
+import { rules } from "../diff/rules.js";
 
 export const diffHelp = `wowc diff — classify the changes between two manifests (breaking, behaviour-changing, safe)
 
