@@ -15,11 +15,3 @@ export function pascalCase(name: string): string {
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join("");
 }
-
-/** `receive-deliveries` → `RECEIVE_DELIVERIES` (environment variable segments). */
-export function screamingSnake(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .toUpperCase();
-}

@@ -3,7 +3,7 @@
 // `WOW_SCHEDULES__<KEY>__EXPRESSION` and the like, the key in SCREAMING_SNAKE_CASE. Two keys that
 // spell alike there (`nightly`, `Nightly`) would share every variable, and the generated config.ts
 // could not list them both (WOW4009).
-import { screamingSnake } from "../case.js";
+import { environmentVariable as settingVariable } from "../../runtime/config/config-keys.js";
 import type { JobModel, ProgramModel } from "../model.js";
 import { compareLocations, type Reporter } from "../diagnostics/reporter.js";
 import { forEachSpelledAlike, looseHash } from "./spelled-alike.js";
@@ -26,7 +26,7 @@ export function jobConfigs(model: ProgramModel): JobConfig[] {
 
 /** The environment variable that overrides `setting` of the job under `key`: `__` separates levels. */
 export function environmentVariable(key: string, setting: string): string {
-  return `WOW_SCHEDULES__${screamingSnake(key)}__${screamingSnake(setting)}`;
+  return settingVariable(["wow", "schedules", key, setting]);
 }
 
 /** Across the whole program (a job's key depends on the other contexts' job names). */

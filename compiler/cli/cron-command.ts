@@ -5,9 +5,8 @@
 // Exit codes: 0 fire times printed (possibly none in that zone), 1 the expression is invalid or can
 // never fire (WOW4001 / WOW4002), 2 usage error: unknown option, missing or bad value, and an
 // unknown time zone (it is an option value, like a bad --from).
-import { civilFromDays, SECONDS_PER_DAY } from "../../runtime/cron/calendar.js";
 import { CronExpression, CronSyntaxError, isValidTimeZone } from "../../runtime/cron/index.js";
-import { zoneClock } from "../../runtime/cron/zone.js";
+import { fireTime, type FireTime } from "../../runtime/cron/fire-time.js";
 import type { SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
@@ -109,37 +108,6 @@ function expressionDiagnostic(expression: string, error: unknown): Diagnostic {
   return createDiagnostic("WOW4002", { expression }, { file, start: 0, end: expression.length });
 }
 
-export interface FireTime {
-  readonly utc: string;
-  readonly local: string;
-  readonly offset: string;
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-
-function formatOffset(seconds: number): string {
-  const sign = seconds < 0 ? "-" : "+";
-  const abs = Math.abs(seconds);
-  const rest = abs % 60;
-  return `${sign}${pad(Math.floor(abs / 3600))}:${pad(Math.floor(abs / 60) % 60)}${rest === 0 ? "" : `:${pad(rest)}`}`;
-}
-
-/** A fire time as UTC, the local time in `zone` and its offset there (also the language server's hovers). */
-export function describe(ms: number, zone: string): FireTime {
-  const clock = zoneClock(zone);
-  const utcSecond = Math.floor(ms / 1000);
-  clock.locate(utcSecond);
-  const local = utcSecond + clock.periodOffset;
-  const days = Math.floor(local / SECONDS_PER_DAY);
-  const time = local - days * SECONDS_PER_DAY;
-  const date = civilFromDays(days, { year: 0, month: 0, day: 0 });
-  return {
-    utc: new Date(ms).toISOString(),
-    local: `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}T${pad(Math.floor(time / 3600))}:${pad(Math.floor(time / 60) % 60)}:${pad(time % 60)}`,
-    offset: formatOffset(clock.periodOffset),
-  };
-}
-
 function table(request: Request, fires: readonly FireTime[]): string {
   const rows = fires.map((f) => [f.utc, `${f.local.replace("T", " ")} ${f.offset}`, request.zone]);
   const header = ["UTC", "Local", "Zone"];
@@ -187,7 +155,7 @@ export function runCronCommand(args: string[], io: CommandIo, options: CronComma
   for (let i = 0; i < request.count; i++) {
     const next = cron.nextAfterMs(after, request.zone);
     if (next === null) break;
-    fires.push(describe(next, request.zone));
+    fires.push(fireTime(next, request.zone));
     after = next;
   }
   if (request.json) {

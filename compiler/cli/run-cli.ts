@@ -119,7 +119,7 @@ const tools: Readonly<Record<Exclude<Command, "build" | "check"> | "build --watc
   fmt: async () => (await import("./fmt-command.js")).runFmtCommand,
   diff: async () => (await import("./diff-command.js")).runDiffCommand,
   init: async () => (await import("./init-command.js")).runInitCommand,
-  lsp: async () => (await import("../lsp/lsp-command.js")).runLspCommand,
+  lsp: async () => (await import("./lsp-command.js")).runLspCommand,
   "build --watch": async () => (await import("./watch-command.js")).runWatchCommand,
 };
 

@@ -3,7 +3,7 @@
 // settings), the declared defaults, and the environment variables that override the file.
 import { environmentVariable, jobConfigs, type JobConfig } from "../checker/job-variables.js";
 import type { JobModel, ProgramModel } from "../model.js";
-import { screamingSnake } from "../case.js";
+import { environmentVariable as settingVariable } from "../../runtime/config/config-keys.js";
 import { lineComment, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
 import { compare } from "./imports.js";
 import { RUNTIME_SECTIONS_SCHEMA } from "../../runtime/config/runtime-sections.js";
@@ -121,7 +121,7 @@ export function environmentEntries(model: ProgramModel): EnvironmentEntry[] {
       entries.push({ variable: environmentVariable(key, setting), path: ["wow", "schedules", key, setting] });
     }
   }
-  for (const setting of ["poll-interval", "max-attempts"]) entries.push({ variable: `WOW_TIMERS__${screamingSnake(setting)}`, path: ["wow", "timers", setting] });
+  for (const setting of ["poll-interval", "max-attempts"]) entries.push({ variable: settingVariable(["wow", "timers", setting]), path: ["wow", "timers", setting] });
   return entries;
 }
 

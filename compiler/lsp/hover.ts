@@ -9,7 +9,7 @@ import type { ProgramModel } from "../model.js";
 import { commandRoute } from "../../runtime/model/command-route.js";
 import { CronExpression } from "../../runtime/cron/index.js";
 import { isValidTimeZone } from "../../runtime/cron/zone.js";
-import { describe as fireTime } from "../cli/cron-command.js";
+import { fireTime } from "../../runtime/cron/fire-time.js";
 import { describeCron } from "./cron-words.js";
 import { toRange } from "./positions.js";
 import type { Project } from "./project.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { camelCase, screamingSnake } from "../../compiler/case.js";
+import { camelCase } from "../../compiler/case.js";
+import { environmentSegment as screamingSnake } from "../../runtime/config/config-keys.js";
 import { docComment, identifier, jsonLiteral, methodKey, propertyKey, stringLiteral } from "../../compiler/emit/escape.js";
 
 describe("escaping helpers", () => {

@@ -1,11 +1,18 @@
 // The README's main command, end to end: `npm run example` builds the package and the example, runs
 // the e-shop host on SQLite and plays its tour on the real clock.
 import { spawnSync } from "node:child_process";
-import { expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+
+// The tour's store goes to a directory of the test's own, not into the example.
+const dir = mkdtempSync(join(tmpdir(), "wowc-example-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it("npm run example plays the tour: order A cancelled by its scheduled command, order B paid, the job receives stock", () => {
   const started = Date.now();
-  const run = spawnSync("npm", ["run", "example"], { cwd: process.cwd(), encoding: "utf8", timeout: 240_000, env: { ...process.env, FORCE_COLOR: "0" } });
+  const run = spawnSync("npm", ["run", "example"], { cwd: process.cwd(), encoding: "utf8", timeout: 240_000, env: { ...process.env, FORCE_COLOR: "0", WOW_STORE__PATH: join(dir, "eshop.db") } });
   const output = `${run.stdout}\n${run.stderr}`;
   expect(run.status, output).toBe(0);
   const tour = run.stdout.slice(run.stdout.indexOf("▶ host up"));

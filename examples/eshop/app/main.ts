@@ -4,7 +4,7 @@
 //   3. the `receive-deliveries` job (every 3 s here, see wow.config.json) ticks and receives stock.
 // Commands go through the HTTP API, as a client would send them.
 import { mkdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHost, type Services } from "wowc/runtime";
 import { loadConfig } from "../generated/index.js";
@@ -18,9 +18,10 @@ const GRACE_PERIOD = "3s";
 const TENANT = "(0)";
 
 const config = loadConfig({ cwd: root });
-const dbPath = join(root, config.wow.store?.path ?? "data/eshop.db");
+// Relative to the example (WOW_STORE__PATH may name a file elsewhere); each tour starts on a new store.
+const dbPath = resolve(root, config.wow.store?.path ?? "data/eshop.db");
 mkdirSync(dirname(dbPath), { recursive: true });
-for (const suffix of ["", "-wal", "-shm"]) rmSync(dbPath + suffix, { force: true });
+for (const suffix of ["", "-wal", "-shm", ".store-id"]) rmSync(dbPath + suffix, { force: true });
 
 const paymentPolicy: PaymentPolicy = { gracePeriod: GRACE_PERIOD };
 const deliveries: Deliveries = {

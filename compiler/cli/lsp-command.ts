@@ -1,8 +1,8 @@
 // `wowc lsp [--stdio] [--debounce <ms>]`: the language server, speaking the Language Server
 // Protocol over stdin and stdout until the client says `exit` (or closes stdin).
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
-import type { CliIO } from "../cli/run-cli.js";
-import { DEFAULT_DEBOUNCE_MS, startServer } from "./server.js";
+import type { CliIO } from "./io.js";
+import { DEFAULT_DEBOUNCE_MS, startServer } from "../lsp/server.js";
 
 export const lspHelp = `wowc lsp [--stdio] [--debounce <ms>] — the .wow language server (Language Server Protocol over stdio)
 
