@@ -33,6 +33,21 @@ const compilerLayers: readonly { readonly layer: string; readonly paths: readonl
   { layer: "cli", paths: ["compiler/cli/", "compiler/index.ts"] },
 ];
 
+/** The runtime's layers, lowest first, as the compiler's: an import up fails. */
+const runtimeLayers: readonly { readonly layer: string; readonly paths: readonly string[] }[] = [
+  { layer: "model", paths: ["runtime/model/", "runtime/clock.ts"] },
+  { layer: "cron", paths: ["runtime/cron/"] },
+  { layer: "config", paths: ["runtime/config/"] },
+  { layer: "loop", paths: ["runtime/loop/"] },
+  { layer: "store", paths: ["runtime/store/"] },
+  { layer: "processing", paths: ["runtime/processing/"] },
+  { layer: "delivery", paths: ["runtime/timers/", "runtime/subscriptions/"] },
+  { layer: "handlers", paths: ["runtime/sagas/", "runtime/jobs/"] },
+  { layer: "http", paths: ["runtime/http/"] },
+  { layer: "hosting", paths: ["runtime/hosting/"] },
+  { layer: "testing", paths: ["runtime/testing/", "runtime/index.ts"] },
+];
+
 /** `import(x)` with a computed specifier, by file, with why it is one. */
 const computedImports: Readonly<Record<string, string>> = {
   "grammar/chevrotain.ts": "Chevrotain's single-file bundle, found next to its entry point (import.meta.resolve)",
@@ -42,8 +57,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 const under = (path: string, prefix: string): boolean => (prefix.endsWith("/") ? path.startsWith(prefix) : path === prefix);
 
-function layerOf(file: string): number | undefined {
-  const at = compilerLayers.findIndex((l) => l.paths.some((p) => under(file, p)));
+function layerOf(file: string, layers = compilerLayers): number | undefined {
+  const at = layers.findIndex((l) => l.paths.some((p) => under(file, p)));
   return at < 0 ? undefined : at;
 }
 
@@ -57,6 +72,12 @@ function violations(graph: ImportGraph, texts: (file: string) => string): Violat
       for (const to of imports.files) if (runtimeMayNotReach.some((p) => to.startsWith(p))) out.push({ from, to, why: "the runtime never imports the compiler, the grammar or the templates" });
       const named = /["'`](?:\.\.?\/)+templates\//.exec(texts(from));
       if (named !== null) out.push({ from, to: "templates/", why: "the runtime never reads the templates" });
+      const mine = layerOf(from, runtimeLayers);
+      if (mine === undefined) out.push({ from, to: "(its layer)", why: "a runtime module outside every layer: add its folder to runtimeLayers" });
+      for (const to of imports.files) {
+        const theirs = to.startsWith("runtime/") ? layerOf(to, runtimeLayers) : undefined;
+        if (mine !== undefined && theirs !== undefined && theirs > mine) out.push({ from, to, why: `an import up the layers, ${runtimeLayers[mine]!.layer} → ${runtimeLayers[theirs]!.layer}` });
+      }
     } else if (from.startsWith("grammar/")) {
       for (const to of imports.files) if (!to.startsWith("grammar/")) out.push({ from, to, why: "the grammar imports only itself, chevrotain and node's built-ins" });
       for (const to of imports.packages) if (!to.startsWith("node:") && !grammarPackages.includes(to)) out.push({ from, to, why: "the grammar imports only itself, chevrotain and node's built-ins" });
@@ -113,6 +134,7 @@ describe("the checks themselves, on a made-up graph", () => {
       "grammar/c.ts": `import ts from "typescript"; import { readFileSync } from "fs"; import type { T } from "chevrotain";`,
       "runtime/d.ts": `type M = import("../compiler/model.js").ProgramModel; const t = "../templates/x.hbs";`,
       "compiler/e.ts": `const m = await import(name);`,
+      "runtime/http/f.ts": `import type { WowHost } from "../hosting/create-host.js";`,
     });
     const texts: Record<string, string> = { "runtime/d.ts": `const t = "../templates/x.hbs";` };
     expect(violations(graph, (f) => texts[f] ?? "").map(describeViolation)).toEqual([
@@ -121,8 +143,10 @@ describe("the checks themselves, on a made-up graph", () => {
       "grammar/c.ts → typescript: the grammar imports only itself, chevrotain and node's built-ins",
       "runtime/d.ts → compiler/model.ts: the runtime never imports the compiler, the grammar or the templates",
       "runtime/d.ts → templates/: the runtime never reads the templates",
+      "runtime/d.ts → (its layer): a runtime module outside every layer: add its folder to runtimeLayers",
       "compiler/e.ts → import(name): a computed import hides its edge; import a literal path or list it in computedImports",
       "compiler/e.ts → (its layer): a compiler module outside every layer: add its folder to compilerLayers",
+      "runtime/http/f.ts → runtime/hosting/create-host.ts: an import up the layers, http → hosting",
     ]);
   });
 

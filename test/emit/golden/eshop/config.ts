@@ -155,7 +155,15 @@ export const configSchema = {
             path: {
               type: "string",
               minLength: 1,
-              description: "The SQLite journal file (default wow.db).",
+              description: "The SQLite store's file (default wow.db).",
+            },
+            synchronous: {
+              enum: ["NORMAL", "FULL"],
+              description: "SQLite's durability: NORMAL (default) keeps every acknowledged commit through a crash of the process; FULL also through a power loss, at the cost of a sync per commit.",
+            },
+            "integrity-check": {
+              type: "boolean",
+              description: "SQLite's quick integrity check of the file at start (default true; it reads every page once).",
             },
           },
         },
