@@ -6,7 +6,7 @@ import { commandMessage } from "../model/messages.js";
 import type { SagaJobRegistration, SagaRegistration } from "../model/saga-registration.js";
 import type { CronNext } from "../cron/cron-next.js";
 import type { CommandSender } from "../processing/command-processor.js";
-import { replay } from "../processing/decide.js";
+import { stateOf } from "../processing/decide.js";
 import type { EventStore } from "../store/event-store.js";
 import type { SubscriptionStore } from "../store/subscription-store.js";
 import type { TimerRow, TimerStore } from "../store/timer-store.js";
@@ -135,7 +135,7 @@ export class JobManager {
   async state(ref: AggregateRef): Promise<JobInstanceState> {
     const registration = this.byContext.get(ref.context);
     if (!registration) throw new Error(`no jobs in ${ref.context}`);
-    return replay(registration, (await this.options.events.load(ref)).events);
+    return stateOf(registration, await this.options.events.loadLatest(ref));
   }
 
   /** Every known instance (SYSTEM ones, and TENANT ones once enabled), optionally of one tenant. */

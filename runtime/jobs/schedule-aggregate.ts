@@ -150,6 +150,8 @@ export function scheduleAggregate(options: ScheduleAggregateOptions): AggregateR
     context: options.context,
     aggregate: SCHEDULE_AGGREGATE,
     hasCreateCommand: false,
+    // An instance ticks for ever: a decision folds the events since the latest snapshot, not every tick since it was enabled.
+    snapshots: { every: 64 },
     initialState: () => ({ enabled: false, disabledByOperator: false, own: false, lastSlot: 0, runs: [] }),
     commands,
     events: {

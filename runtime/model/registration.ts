@@ -39,6 +39,11 @@ export interface AggregateRegistration<S = any> {
   readonly events: Readonly<Record<string, EventApplier<S>>>;
   /** Whether the aggregate marks a create command; derived from `commands` when left out. */
   readonly hasCreateCommand?: boolean;
+  /**
+   * Keep a snapshot of the state (as JSON) every `every` versions: a decision then folds only the
+   * events after the latest snapshot, however long the stream grows (a job instance ticks for ever).
+   */
+  readonly snapshots?: { readonly every: number };
 }
 
 export function hasCreateCommand(registration: AggregateRegistration): boolean {

@@ -48,8 +48,10 @@ export async function decideBatch(registry: AggregateRegistry, commands: readonl
   return decisions;
 }
 
-/** The stream once `commit` is appended (its events without positions: enough to decide on). */
+/** The stream once `commit` is appended (its events without positions: enough to decide on), from its snapshot when it made one. */
 function after(commit: Commit, stream: StoredStream): StoredStream {
   if (commit.events.length === 0 && !commit.deleted) return stream;
-  return { version: commit.request.version, deleted: stream.deleted || commit.deleted === true, events: [...stream.events, ...commit.events] };
+  const deleted = stream.deleted || commit.deleted === true;
+  if (commit.snapshot !== undefined) return { version: commit.request.version, deleted, events: [], snapshot: commit.snapshot };
+  return { version: commit.request.version, deleted, events: [...stream.events, ...commit.events], ...(stream.snapshot === undefined ? {} : { snapshot: stream.snapshot }) };
 }

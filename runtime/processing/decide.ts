@@ -9,7 +9,7 @@ import { CommandRejected, UndeclaredOutputError } from "../model/errors.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
 import type { CommandResult } from "../model/command-result.js";
 import { servicesFor, type AggregateRegistration, type Services } from "../model/registration.js";
-import type { AppendResult, Commit, DecisionInput } from "../store/event-store.js";
+import type { AppendResult, Commit, DecisionInput, StoredStream } from "../store/event-store.js";
 import { buildCommit } from "./commit-builder.js";
 import { guardCommand } from "./command-guard.js";
 import { commandResult, duplicateMessage } from "./command-results.js";
@@ -43,7 +43,7 @@ export async function decide(route: CommandRoute, command: CommandMessage, input
   }
   const guard = guardCommand(route, stream.version, stream.deleted);
   if (guard) return rejected(command, guard, stream.version);
-  const state = replay(route.aggregate, stream.events);
+  const state = stateOf(route.aggregate, stream);
   const scope = new ScopeRecorder(options.clock.now());
   let decision;
   try {
@@ -65,7 +65,7 @@ export async function decide(route: CommandRoute, command: CommandMessage, input
       newId: options.newId,
       cronNext: options.cronNext,
     });
-    return { kind: "decided", commit };
+    return { kind: "decided", commit: withSnapshot(route.aggregate, stream, state, commit) };
   } catch (error) {
     if (error instanceof CommandRejected) return rejected(command, error, stream.version);
     throw error;
@@ -109,13 +109,26 @@ function checkDeclared(route: CommandRoute, type: string, events: readonly { rea
 }
 
 /** Folds domain events into state; system events (`wow.*`) touch it only where the registration has an applier for them. */
-export function replay<S>(registration: AggregateRegistration<S>, events: readonly EventMessage[]): S {
-  let state = registration.initialState();
+export function replay<S>(registration: AggregateRegistration<S>, events: readonly EventMessage[], from: S = registration.initialState()): S {
+  let state = from;
   for (const event of events) {
     const apply = registration.events[event.type];
     if (apply) state = apply(state, event);
   }
   return state;
+}
+
+/** The state a stream holds: its snapshot's (if it was read from one) with the events after it folded in. */
+export function stateOf<S>(registration: AggregateRegistration<S>, stream: StoredStream): S {
+  return stream.snapshot === undefined ? replay(registration, stream.events) : replay(registration, stream.events, stream.snapshot.state as S);
+}
+
+/** `commit` with the state after it as a snapshot, when the aggregate keeps them and one is due. */
+function withSnapshot<S>(registration: AggregateRegistration<S>, stream: StoredStream, state: S, commit: Commit): Commit {
+  const every = registration.snapshots?.every;
+  const version = commit.request.version;
+  if (every === undefined || commit.events.length === 0 || version - (stream.snapshot?.version ?? 0) < every) return commit;
+  return { ...commit, snapshot: { version, state: replay(registration, commit.events, state) } };
 }
 
 /** The command as one attempt decides it: its body a deep copy of the caller's, so that changes made in place stay in that attempt. */

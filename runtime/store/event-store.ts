@@ -5,12 +5,22 @@ import type { AggregateRef } from "../model/aggregate-ref.js";
 import type { Causation, CommandDraft, EventMessage } from "../model/messages.js";
 import type { ScheduleRule } from "../model/schedule-rule.js";
 
+/** A state as a commit left it, kept so that later decisions fold only the events after it. */
+export interface Snapshot {
+  readonly version: number;
+  /** The state, as JSON gives it back. */
+  readonly state: unknown;
+}
+
 /** An aggregate's committed history. */
 export interface StoredStream {
   /** 0 when the aggregate does not exist. */
   readonly version: number;
   readonly deleted: boolean;
+  /** Every event, or (with `snapshot`) the events after it. */
   readonly events: readonly EventMessage[];
+  /** The latest snapshot, when the stream was read from it (`loadLatest`, decisions). */
+  readonly snapshot?: Snapshot;
 }
 
 /** A request id recorded for an aggregate, with how it was decided. */
@@ -54,6 +64,8 @@ export interface Commit {
   readonly request: RequestRecord;
   readonly timers: readonly TimerChange[];
   readonly deleted?: boolean;
+  /** The state after this commit, kept as the aggregate's latest snapshot (its version is the commit's). */
+  readonly snapshot?: Snapshot;
 }
 
 export interface AppendResult {
@@ -63,9 +75,12 @@ export interface AppendResult {
 }
 
 export interface EventStore {
+  /** Every event of the stream. */
   load(aggregate: AggregateRef): Promise<StoredStream>;
+  /** The latest snapshot (if any) and the events after it: what a decision folds. */
+  loadLatest(aggregate: AggregateRef): Promise<StoredStream>;
   findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined>;
-  /** `findRequest`, then (if not decided) `load`, in one read. */
+  /** `findRequest`, then (if not decided) `loadLatest`, in one read. */
   loadForDecision(aggregate: AggregateRef, requestId: string): Promise<DecisionInput>;
   /** Throws VersionConflictError, DuplicateRequestError or UnstorableCommitError, committing nothing. */
   append(commit: Commit): Promise<AppendResult>;

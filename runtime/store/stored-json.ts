@@ -76,6 +76,8 @@ export function timerSpecData(t: TimerSpec): string {
 export interface CommitData {
   readonly events: readonly string[];
   readonly specs: readonly (string | undefined)[];
+  /** The snapshot's state as JSON; none without one, or when JSON cannot hold the state (a snapshot is only a shortcut). */
+  readonly snapshot?: string | undefined;
 }
 
 /**
@@ -112,7 +114,9 @@ export function commitData(commit: Commit): CommitData {
       return fail(`schedule ${timer.key}`, `not JSON (${error instanceof Error ? error.message : String(error)})`, error);
     }
   });
-  return { events, specs };
+  const state = commit.snapshot?.state;
+  const snapshot = commit.snapshot === undefined || notJson(state, "state") !== undefined ? undefined : JSON.stringify(state);
+  return { events, specs, snapshot };
 }
 
 /** Where a walk found a value JSON would not give back: what it is, and the keys down to it (innermost first). */

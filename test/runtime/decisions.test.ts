@@ -1,6 +1,7 @@
 // SEMANTICS.md "Decisions and commits", on both stores.
 import { afterEach, describe, expect, it } from "vitest";
-import { ErrorCodes, ScheduleRule, SystemEvents, aggregateRef, type ScheduleSetBody } from "../../runtime/index.js";
+import { Decision, ErrorCodes, MemoryStore, ScheduleRule, SqliteStore, SystemEvents, aggregateRef, commandMessage, createHost, type ScheduleSetBody } from "../../runtime/index.js";
+import { tempDbPath } from "./fixtures/stores.js";
 import { harness, START, type Harness } from "./fixtures/harness.js";
 import { GRACE_KEY, T } from "./fixtures/order-domain.js";
 import { stores } from "./fixtures/stores.js";
@@ -182,5 +183,32 @@ describe.each(stores)("decisions and commits: $name", (store) => {
     const all = await h.spec.store.events.read(0, 100);
     expect(all.map((e) => e.position)).toEqual([1, 2, 3, 4]);
     expect(all.map((e) => e.type)).toEqual([T.OrderCreated, T.Incremented, T.OrderConfirmed, SystemEvents.ScheduleSet]);
+  });
+});
+
+describe("snapshots", () => {
+  it("an aggregate that keeps them decides on the snapshot and the events after it, as it would on every event", async () => {
+    const counter = (every?: number) => ({
+      context: "c",
+      aggregate: "Counter",
+      initialState: () => ({ n: 0 }),
+      ...(every === undefined ? {} : { snapshots: { every } }),
+      commands: { "c.Add": { decide: (s: { n: number }, c: { body: unknown }) => Decision.events({ type: "c.Added", body: { by: (c.body as { by: number }).by, seen: s.n } }) } },
+      events: { "c.Added": (s: { n: number }, e: { body: unknown }) => ({ n: s.n + (e.body as { by: number }).by }) },
+    });
+    for (const store of [new MemoryStore(), new SqliteStore(tempDbPath())]) {
+      const plain = createHost({ registrations: [counter()], store: new MemoryStore() });
+      const kept = createHost({ registrations: [counter(3)], store });
+      const ref = { context: "c", aggregate: "Counter", tenantId: "(0)", id: "x" };
+      for (let i = 1; i <= 10; i++) {
+        const a = await plain.send(commandMessage("c.Add", { by: i }, ref));
+        const b = await kept.send(commandMessage("c.Add", { by: i }, ref));
+        expect(b.events.map((e) => e.body)).toEqual(a.events.map((e) => e.body));
+      }
+      const latest = await store.events.loadLatest(ref);
+      expect(latest.snapshot).toEqual({ version: 9, state: { n: 45 } });
+      expect(latest.events.map((e) => e.version)).toEqual([10]);
+      await store.close();
+    }
   });
 });

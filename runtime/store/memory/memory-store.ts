@@ -15,6 +15,8 @@ interface Stream {
   deleted: boolean;
   events: EventMessage[];
   requests: Map<string, RequestRecord>;
+  /** The latest snapshot: its version and its state's JSON. */
+  snapshot?: { version: number; json: string };
 }
 
 /**
@@ -39,6 +41,15 @@ export class MemoryStore implements Store, EventStore, TimerStore {
     return { version: stream.version, deleted: stream.deleted, events: structuredClone(stream.events) };
   }
 
+  async loadLatest(aggregate: AggregateRef): Promise<StoredStream> {
+    const stream = this.streams.get(refKey(aggregate));
+    if (!stream) return { version: 0, deleted: false, events: [] };
+    const snapshot = stream.snapshot;
+    if (snapshot === undefined) return this.load(aggregate);
+    const after = stream.events.filter((e) => e.version > snapshot.version);
+    return { version: stream.version, deleted: stream.deleted, events: structuredClone(after), snapshot: { version: snapshot.version, state: JSON.parse(snapshot.json) } };
+  }
+
   async findRequest(aggregate: AggregateRef, requestId: string): Promise<RequestRecord | undefined> {
     const record = this.streams.get(refKey(aggregate))?.requests.get(requestId);
     return record && { ...record };
@@ -46,7 +57,7 @@ export class MemoryStore implements Store, EventStore, TimerStore {
 
   async loadForDecision(aggregate: AggregateRef, requestId: string): Promise<DecisionInput> {
     const decided = await this.findRequest(aggregate, requestId);
-    return decided ? { decided } : { stream: await this.load(aggregate) };
+    return decided ? { decided } : { stream: await this.loadLatest(aggregate) };
   }
 
   async append(commit: Commit): Promise<AppendResult> {
@@ -89,6 +100,9 @@ export class MemoryStore implements Store, EventStore, TimerStore {
     stream.version = result.version;
     if (commit.deleted) stream.deleted = true;
     stream.requests.set(request.requestId, request);
+    if (data.snapshot !== undefined && (stream.snapshot === undefined || stream.snapshot.version < commit.snapshot!.version)) {
+      stream.snapshot = { version: commit.snapshot!.version, json: data.snapshot };
+    }
     this.streams.set(key, stream);
     commit.timers.forEach((change, i) => this.applyChange(commit.aggregate, change, specs[i]));
     return result;

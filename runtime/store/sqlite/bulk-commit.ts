@@ -114,6 +114,8 @@ function writeBulk(
     if (commit === undefined) continue;
     if (commit.deleted) c.stmt.markDeleted.run(keys[i]!);
     if (commit.timers.length > 0) c.applyTimerChanges(keys[i]!, commit.timers, data[i]!.specs);
+    const snapshot = data[i]!.snapshot;
+    if (snapshot !== undefined) c.stmt.saveSnapshot.run(keys[i]!, commit.snapshot!.version, snapshot);
   }
   const settlements = entries.map((entry) => entry.settlement);
   if (read === undefined) c.settle(settlements);

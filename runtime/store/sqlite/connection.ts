@@ -11,7 +11,7 @@ import type { TimerSettlement } from "../timer-store.js";
 import { checkOptions, configure, type SqliteStoreOptions } from "./options.js";
 import { checkIntegrity, checkMarker, damageOf, holdsStore, writeMarker } from "./file-checks.js";
 import { ensureStoreId, migrate, storeIdOf } from "./schema.js";
-import { prepareStatements, type Statements } from "./statements.js";
+import { prepareStatements, type Statements, type StreamStateRow } from "./statements.js";
 
 /** A stream's state as read: its version (0: none) and whether it is deleted. */
 export interface StreamState {
@@ -87,11 +87,18 @@ export class SqliteConnection {
     return { version: row.version ?? 0, deleted: row.deleted === 1 };
   }
 
-  /** The stream `key` whose state was read as (`version`, `deleted`): its events are read only when it has any. */
-  streamOf(key: string, version: number | null, deleted: number): StoredStream {
-    if (version === null) return { version: 0, deleted: deleted === 1, events: [] };
+  /**
+   * The stream `key` whose state was read as `row`: its events are read only when it has any; from its
+   * latest snapshot on when `latest` and it has one (a decision), else all of them.
+   */
+  streamOf(key: string, row: StreamStateRow, latest: boolean): StoredStream {
+    const deleted = row.deleted === 1;
+    if (row.version === null) return { version: 0, deleted, events: [] };
     const aggregate = refOfKey(key);
-    return { version, deleted: deleted === 1, events: this.stmt.streamEvents.all(key).map((row) => toEvent(row, aggregate)) };
+    const snapshot = latest && row.snapshot_version !== null ? this.stmt.snapshot.get(key) : undefined;
+    if (snapshot === undefined) return { version: row.version, deleted, events: this.stmt.streamEvents.all(key).map((e) => toEvent(e, aggregate)) };
+    const events = this.stmt.streamEventsAfter.all(key, snapshot.version).map((e) => toEvent(e, aggregate));
+    return { version: row.version, deleted, events, snapshot: { version: snapshot.version, state: JSON.parse(snapshot.state) } };
   }
 
   /**
@@ -119,6 +126,7 @@ export class SqliteConnection {
     const newVersion = committed.length > 0 ? committed[0]!.version : version;
     if (commit.deleted && !stream.deleted) this.stmt.markDeleted.run(key);
     this.applyTimerChanges(key, commit.timers, data.specs);
+    if (data.snapshot !== undefined) this.stmt.saveSnapshot.run(key, commit.snapshot!.version, data.snapshot);
     known?.set(key, { version: newVersion, deleted: stream.deleted || commit.deleted === true });
     return { version: newVersion, events: committed };
   }

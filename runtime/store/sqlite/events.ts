@@ -28,8 +28,14 @@ export class SqliteEventStore implements EventStore {
   async load(aggregate: AggregateRef): Promise<StoredStream> {
     return this.c.guard(() => {
       const key = this.c.keyOf(aggregate);
-      const { version, deleted } = this.c.stmt.streamState.get(key)!;
-      return this.c.streamOf(key, version, deleted);
+      return this.c.streamOf(key, this.c.stmt.streamState.get(key)!, false);
+    });
+  }
+
+  async loadLatest(aggregate: AggregateRef): Promise<StoredStream> {
+    return this.c.guard(() => {
+      const key = this.c.keyOf(aggregate);
+      return this.c.streamOf(key, this.c.stmt.streamState.get(key)!, true);
     });
   }
 
@@ -45,7 +51,7 @@ export class SqliteEventStore implements EventStore {
       const key = this.c.keyOf(aggregate);
       const row = this.c.stmt.streamAndRequest.get(key, requestId)!;
       if (row.request_version !== null) return { decided: { requestId, version: row.request_version, errorCode: row.error_code! } };
-      return { stream: this.c.streamOf(key, row.version, row.deleted) };
+      return { stream: this.c.streamOf(key, row, true) };
     });
   }
 

@@ -121,6 +121,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // The latest snapshot of a stream whose aggregate keeps them (a job instance: one event per tick).
+    version: 5,
+    sql: `
+      CREATE TABLE wow_snapshots (
+        stream TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        state TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -6,14 +6,23 @@ import type Database from "better-sqlite3";
 /** The timer columns every timer read returns. */
 const TIMER = "t.id, t.owner, t.spec, t.key, t.slot, t.due, t.fire_at, t.status, t.attempts, t.last_error, t.parked_at, t.target";
 
-/** Columns `version` (null: no events) and `deleted` (0/1) of the stream `stream` (an SQL expression). */
+/**
+ * Columns `version` (null: no events), `deleted` (0/1) and `snapshot_version` (null: none) of the
+ * stream `stream` (an SQL expression).
+ */
 const streamState = (stream: string) => `(SELECT e.version FROM wow_events AS e WHERE e.stream = ${stream} ORDER BY e.version DESC LIMIT 1) AS version,
-  EXISTS (SELECT 1 FROM wow_deleted AS d WHERE d.stream = ${stream}) AS deleted`;
+  EXISTS (SELECT 1 FROM wow_deleted AS d WHERE d.stream = ${stream}) AS deleted,
+  (SELECT s.version FROM wow_snapshots AS s WHERE s.stream = ${stream}) AS snapshot_version`;
 
 export const SQL = {
   /** A stream's version is its last event's (one index seek); a deleted stream has a `wow_deleted` row. */
   streamState: `SELECT ${streamState("k.stream")} FROM (SELECT ? AS stream) AS k`,
   streamEvents: "SELECT position, version, sequence, type, data FROM wow_events WHERE stream = ? ORDER BY version, sequence",
+  streamEventsAfter: "SELECT position, version, sequence, type, data FROM wow_events WHERE stream = ? AND version > ? ORDER BY version, sequence",
+  snapshot: "SELECT version, state FROM wow_snapshots WHERE stream = ?",
+  /** A snapshot replaces an older one only. */
+  saveSnapshot: `INSERT INTO wow_snapshots (stream, version, state) VALUES (?, ?, ?)
+    ON CONFLICT (stream) DO UPDATE SET version = excluded.version, state = excluded.state WHERE excluded.version > wow_snapshots.version`,
   request: "SELECT version, error_code FROM wow_requests WHERE stream = ? AND request_id = ?",
   streamAndRequest: `SELECT ${streamState("k.stream")}, r.version AS request_version, r.error_code
     FROM (SELECT ? AS stream) AS k
@@ -70,6 +79,7 @@ export const SQL = {
 export interface StreamStateRow {
   readonly version: number | null;
   readonly deleted: number;
+  readonly snapshot_version: number | null;
 }
 
 export interface StreamAndRequestRow extends StreamStateRow {
@@ -120,6 +130,9 @@ export interface ParkedEventRow {
 export interface Statements {
   readonly streamState: Database.Statement<[string], StreamStateRow>;
   readonly streamEvents: Database.Statement<[string], EventRow>;
+  readonly streamEventsAfter: Database.Statement<[string, number], EventRow>;
+  readonly snapshot: Database.Statement<[string], { version: number; state: string }>;
+  readonly saveSnapshot: Database.Statement<[string, number, string]>;
   readonly request: Database.Statement<[string, string], { version: number; error_code: string }>;
   readonly streamAndRequest: Database.Statement<[string, string], StreamAndRequestRow>;
   readonly insertRequest: Database.Statement<[string, string, number, string]>;

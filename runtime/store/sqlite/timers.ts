@@ -52,7 +52,7 @@ export class SqliteTimerStore implements TimerStore {
           continue;
         }
         let input = streams.get(key);
-        if (input === undefined) streams.set(key, (input = { stream: this.c.streamOf(key, row.version, row.deleted) }));
+        if (input === undefined) streams.set(key, (input = { stream: this.c.streamOf(key, row, true) }));
         inputs.push(input);
       }
       const claim: SqliteClaim = { mark, rows };

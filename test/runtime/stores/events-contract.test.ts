@@ -118,6 +118,28 @@ describe.each(stores)("event store contract: $name", (factory) => {
     expect(await store.timers.timer("t1")).toEqual({ ...spec, status: "pending", fireAt: 5000, attempts: 0 });
   });
 
+  it("keeps a commit's snapshot: loadLatest gives it and the events after it, load every event; an older one never replaces it", async () => {
+    const { events: j } = factory.open();
+    await j.append(commit(A, 0, "r1", 2));
+    await j.append({ ...commit(A, 1, "r2", 1), snapshot: { version: 2, state: { count: 3 } } });
+    await j.append(commit(A, 2, "r3", 1));
+    const latest = await j.loadLatest(A);
+    expect(latest.snapshot).toEqual({ version: 2, state: { count: 3 } });
+    expect([latest.version, latest.events.map((e) => e.version)]).toEqual([3, [3]]);
+    expect((await j.load(A)).events.map((e) => e.version)).toEqual([1, 1, 2, 3]);
+    expect((await j.load(A)).snapshot).toBeUndefined();
+    expect((await j.loadForDecision(A, "r9")).stream?.snapshot).toEqual({ version: 2, state: { count: 3 } });
+    await j.append({ ...commit(A, 3, "r4", 1), snapshot: { version: 1, state: { stale: true } } });
+    expect((await j.loadLatest(A)).snapshot).toEqual({ version: 2, state: { count: 3 } });
+  });
+
+  it("drops a snapshot JSON cannot hold, and still commits (a snapshot is a shortcut, not history)", async () => {
+    const { events: j } = factory.open();
+    await j.append({ ...commit(A, 0, "r1", 1), snapshot: { version: 1, state: { at: new Date(0) } } });
+    const latest = await j.loadLatest(A);
+    expect([latest.version, latest.snapshot, latest.events.length]).toEqual([1, undefined, 1]);
+  });
+
   it("keeps what it stored when reopened (a restarted host)", async () => {
     const store = factory.open();
     await store.events.append(commit(A, 0, "r1", 2, [set(timer("t1", "k", 5000))]));
