@@ -16,6 +16,7 @@ export { DuplicateRequestError, StoreDamagedError, UnstorableCommitError, Versio
 export type { AppendResult, Commit, DecisionInput, EventStore, RequestRecord, StoredStream, TimerChange, TimerSpec } from "./store/event-store.js";
 export type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStatus, TimerStore } from "./store/timer-store.js";
 export type { Store } from "./store/store.js";
+export { instanceKeyOf, type AttemptOutcome, type InstanceKey, type JobRun, type Page, type RunKind, type RunOutcome, type RunQuery, type RunStore, type TimerAttempt } from "./store/run-store.js";
 export { MemoryStore } from "./store/memory/memory-store.js";
 export { SqliteStore } from "./store/sqlite/sqlite-store.js";
 export type { SqliteStoreOptions } from "./store/sqlite/options.js";
@@ -43,7 +44,7 @@ export { SystemCommands, type CancelScheduleBody, type ScheduleCommandBody } fro
 export { JobCommands, JobEvents, SCHEDULE_AGGREGATE, instanceId, parseInstanceId, type JobRule, type TickedBody } from "./jobs/job-messages.js";
 export { singleHostOwnership, type PartitionOwnership } from "./jobs/partition-ownership.js";
 export type { JobInstanceView, JobManager } from "./jobs/job-manager.js";
-export type { JobInstanceState, JobRun } from "./jobs/schedule-aggregate.js";
+export type { JobInstanceState, JobTick } from "./jobs/schedule-aggregate.js";
 export { createRequestListener, type HttpOptions, type RequestListener } from "./http/request-listener.js";
 export { commandRoutes, type CommandRoute as HttpCommandRoute } from "./http/routes.js";
 export { commandRoute, snakeCase, type CommandRoute, type HttpMethod } from "./model/command-route.js";

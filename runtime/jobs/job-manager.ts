@@ -13,7 +13,7 @@ import type { TimerRow, TimerStore } from "../store/timer-store.js";
 import { instanceId, JobCommands, parseInstanceId, SCHEDULE_AGGREGATE, TICK_KEY, type JobRule } from "./job-messages.js";
 import { partitionSubscription } from "./job-subscriptions.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
-import { scheduleAggregate, type JobInstanceState, type JobRun } from "./schedule-aggregate.js";
+import { scheduleAggregate, type JobInstanceState, type JobTick } from "./schedule-aggregate.js";
 import type { AggregateRegistration } from "../model/registration.js";
 
 /** A job instance as an operator sees it. */
@@ -30,7 +30,7 @@ export interface JobInstanceView {
   readonly partition?: number;
   /** The next due times (epoch ms), the pending slot first. */
   readonly nextFireTimes: readonly number[];
-  readonly lastRuns: readonly JobRun[];
+  readonly lastRuns: readonly JobTick[];
   readonly timer?: { readonly id: string; readonly slot: number; readonly due: number; readonly status: string; readonly attempts: number; readonly lastError?: string };
 }
 

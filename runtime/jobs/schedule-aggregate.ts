@@ -25,7 +25,7 @@ import {
 import { hasRule, ruleFrom, sameRule } from "./job-rules.js";
 
 /** A tick as the instance remembers it (the last few are listed as "last runs"). */
-export interface JobRun extends TickedBody {
+export interface JobTick extends TickedBody {
   readonly at: number;
 }
 
@@ -40,7 +40,7 @@ export interface JobInstanceState {
   /** The current tick timer and the last slot it ticked. */
   readonly timer?: string;
   readonly lastSlot: number;
-  readonly runs: readonly JobRun[];
+  readonly runs: readonly JobTick[];
 }
 
 export const RUNS_KEPT = 10;

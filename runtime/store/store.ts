@@ -1,6 +1,7 @@
 // A store: the events, timers and subscription state of one host (or of hosts sharing it), each behind
 // its own narrow interface, so that a component sees only the concern it works with.
 import type { EventStore } from "./event-store.js";
+import type { RunStore } from "./run-store.js";
 import type { SubscriptionStore } from "./subscription-store.js";
 import type { TimerStore } from "./timer-store.js";
 
@@ -10,6 +11,7 @@ export interface Store {
   readonly events: EventStore;
   readonly timers: TimerStore;
   readonly subscriptions: SubscriptionStore;
+  readonly runs: RunStore;
   /** Housekeeping for a moment with nothing due (e.g. SQLite's WAL checkpoint). */
   idle?(): Promise<void>;
   /** A consistent copy of the whole store, taken while it is in use, into `destination`. */

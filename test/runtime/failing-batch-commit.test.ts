@@ -66,7 +66,7 @@ function failingFor(inner: Store, bad: string): Store {
       },
     },
   });
-  return { kind: inner.kind, events, timers, subscriptions: inner.subscriptions, close: () => inner.close() };
+  return { kind: inner.kind, events, timers, subscriptions: inner.subscriptions, runs: inner.runs, close: () => inner.close() };
 }
 
 describe.each(stores)("timer batch commit failing as a whole: $name", (store) => {

@@ -124,7 +124,7 @@ describe("scheduleSpec", () => {
         },
       },
     });
-    const store: Store = { kind: "memory", events: inner.events, timers, subscriptions: inner.subscriptions, close: () => inner.close() };
+    const store: Store = { kind: "memory", events: inner.events, timers, subscriptions: inner.subscriptions, runs: inner.runs, close: () => inner.close() };
     const spec = scheduleSpec({ aggregates: [order], services, store, start: "2026-10-20T00:00:00Z" });
     const ref = aggregateRef("eshop-order", "order", "o-1");
     await spec.send(commandMessage(T.CreateOrder, { items: ["mug"] }, ref));

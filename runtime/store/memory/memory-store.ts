@@ -8,6 +8,7 @@ import type { Store } from "../store.js";
 import { atPosition, commitData, toEvent } from "../stored-json.js";
 import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
 import { MinHeap } from "./min-heap.js";
+import { MemoryRunStore } from "./runs.js";
 import { MemorySubscriptionStore } from "./subscriptions.js";
 
 interface Stream {
@@ -28,6 +29,7 @@ export class MemoryStore implements Store, EventStore, TimerStore {
   readonly events: EventStore = this;
   readonly timers: TimerStore = this;
   readonly subscriptions = new MemorySubscriptionStore();
+  readonly runs = new MemoryRunStore();
   private readonly streams = new Map<string, Stream>();
   private readonly log: EventMessage[] = [];
   private readonly timers_ = new Map<string, TimerRow>();

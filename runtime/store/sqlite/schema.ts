@@ -132,6 +132,39 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // The run log: each job run and each timer delivery attempt (the row's JSON holds it whole), and
+    // each job instance's latest run (for listings).
+    version: 6,
+    sql: `
+      CREATE TABLE wow_job_runs (
+        id TEXT PRIMARY KEY,
+        instance_key TEXT NOT NULL,
+        due INTEGER NOT NULL,
+        started INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX wow_job_runs_newest ON wow_job_runs (instance_key, started DESC, id DESC);
+      CREATE INDEX wow_job_runs_due ON wow_job_runs (instance_key, due);
+      CREATE INDEX wow_job_runs_started ON wow_job_runs (started);
+      CREATE TABLE wow_job_last_runs (
+        instance_key TEXT PRIMARY KEY,
+        started INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        data TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE wow_timer_attempts (
+        id TEXT PRIMARY KEY,
+        timer TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX wow_timer_attempts_newest ON wow_timer_attempts (timer, at DESC, id DESC);
+      CREATE INDEX wow_timer_attempts_at ON wow_timer_attempts (at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

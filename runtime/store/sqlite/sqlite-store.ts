@@ -2,7 +2,9 @@
 // serves one host.
 import type Database from "better-sqlite3";
 import type { EventStore } from "../event-store.js";
+import type { RunStore } from "../run-store.js";
 import type { Store } from "../store.js";
+import { SqliteRunStore } from "./runs.js";
 import type { SubscriptionStore } from "../subscription-store.js";
 import type { TimerStore } from "../timer-store.js";
 import { SqliteConnection } from "./connection.js";
@@ -17,12 +19,14 @@ export class SqliteStore implements Store {
   readonly events: EventStore;
   readonly timers: TimerStore;
   readonly subscriptions: SubscriptionStore;
+  readonly runs: RunStore;
 
   constructor(readonly path: string, options: SqliteStoreOptions = {}) {
     this.connection = new SqliteConnection(path, options);
     this.events = new SqliteEventStore(this.connection);
     this.timers = new SqliteTimerStore(this.connection);
     this.subscriptions = new SqliteSubscriptionStore(this.connection);
+    this.runs = new SqliteRunStore(this.connection);
   }
 
   /** The better-sqlite3 connection (for tests and tools). */
