@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Hosts made in tests log nothing unless a test gives one a logger of its own.
+    env: { WOW_LOG__LEVEL: "silent" },
     projects: [
       {
         extends: true,

@@ -44,7 +44,7 @@ export { SystemCommands, type CancelScheduleBody, type ScheduleCommandBody } fro
 export { JobCommands, JobEvents, SCHEDULE_AGGREGATE, instanceId, parseInstanceId, type JobRule, type TickedBody } from "./jobs/job-messages.js";
 export { singleHostOwnership, type PartitionOwnership } from "./jobs/partition-ownership.js";
 export type { JobInstanceView, JobManager } from "./jobs/job-manager.js";
-export type { JobInstanceState, JobTick } from "./jobs/schedule-aggregate.js";
+export type { JobInstanceState } from "./jobs/schedule-aggregate.js";
 export { createRequestListener, type HttpOptions, type RequestListener } from "./http/request-listener.js";
 export { commandRoutes, type CommandRoute as HttpCommandRoute } from "./http/routes.js";
 export { commandRoute, snakeCase, type CommandRoute, type HttpMethod } from "./model/command-route.js";

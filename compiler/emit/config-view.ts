@@ -6,13 +6,13 @@ import type { JobModel, ProgramModel } from "../model.js";
 import { environmentVariable as settingVariable } from "../../runtime/config/config-keys.js";
 import { lineComment, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
 import { compare } from "./imports.js";
-import { RUNTIME_SECTIONS_SCHEMA } from "../../runtime/config/runtime-sections.js";
+import { DURATION_SCHEMA, RUNTIME_SECTIONS_SCHEMA } from "../../runtime/config/runtime-sections.js";
 
 export const CONFIG_SCHEMA_FILE = "wow.config.schema.json";
 
 /** Six whitespace-separated fields, or one of Spring's macros. The cron engine checks the fields at load. */
 export const EXPRESSION_PATTERN = "^\\s*(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|\\S+(\\s+\\S+){5})\\s*$";
-const DURATION_PATTERN = "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]";
+const DURATION_PATTERN = DURATION_SCHEMA.pattern;
 
 export interface EnvironmentEntry {
   readonly variable: string;

@@ -1,6 +1,11 @@
-// Sections of wow.config.json that the runtime owns (not derived from .wow sources): `wow.http`
-// and `wow.store`. The compiler writes them into the generated `wow.config.schema.json`, so editors
+// Sections of wow.config.json that the runtime owns (not derived from .wow sources): `wow.http`,
+// `wow.store`, and operations (`wow.runs`, `wow.log`, `wow.metrics`, `wow.alerts`, `wow.subscriptions`). The compiler writes them into the generated `wow.config.schema.json`, so editors
 // and the loader validate them like the rest.
+
+/** A duration: milliseconds, "250ms", "1s", "1h30m", "30d" or ISO-8601 "PT1S". */
+export const DURATION_SCHEMA = { type: ["string", "integer"], minimum: 1, pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]" } as const;
+
+export const ALERT_TYPE_NAMES = ["job.failed", "timer.parked", "event.parked"] as const;
 
 export const RUNTIME_SECTIONS_SCHEMA: Readonly<Record<string, object>> = {
   http: {
@@ -34,6 +39,56 @@ export const RUNTIME_SECTIONS_SCHEMA: Readonly<Record<string, object>> = {
         description: "SQLite's durability: NORMAL (default) keeps every acknowledged commit through a crash of the process; FULL also through a power loss, at the cost of a sync per commit.",
       },
       "integrity-check": { type: "boolean", description: "SQLite's quick integrity check of the file at start (default true; it reads every page once)." },
+    },
+  },
+  runs: {
+    type: "object",
+    additionalProperties: false,
+    description: "The run log: every job run and timer delivery attempt, kept in the store for operators.",
+    properties: {
+      enabled: { type: "boolean", description: "Record runs and attempts (default true)." },
+      keep: { ...DURATION_SCHEMA, description: 'How long runs and attempts are kept (default "30d").' },
+      "per-instance": { type: "integer", minimum: 1, description: "Runs kept per job instance at most (default 10,000)." },
+    },
+  },
+  log: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      level: { enum: ["trace", "debug", "info", "warn", "error", "fatal", "silent"], description: "The structured log's level (default info): one JSON line per job run, park, re-drive and admin action." },
+    },
+  },
+  metrics: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      enabled: { type: "boolean", description: "Count deliveries, runs, decisions and store errors for GET /wow/metrics (default true)." },
+    },
+  },
+  alerts: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      webhook: {
+        type: "object",
+        additionalProperties: false,
+        required: ["url", "secret"],
+        description: "POSTs each alert as signed JSON (header Wow-Signature: t=<ms>,v1=<HMAC-SHA256 of \"<t>.<body>\">), retried with backoff.",
+        properties: {
+          url: { type: "string", pattern: "^https?://", description: "Where alerts are posted." },
+          secret: { type: "string", minLength: 16, description: "The HMAC key (at least 16 characters)." },
+          events: { type: "array", items: { enum: [...ALERT_TYPE_NAMES] }, uniqueItems: true, description: "The alerts it gets (default: all)." },
+          "max-attempts": { type: "integer", minimum: 1, description: "Attempts per alert (default 8)." },
+          timeout: { ...DURATION_SCHEMA, description: 'How long one POST may take (default "10s").' },
+        },
+      },
+    },
+  },
+  subscriptions: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      "blocking-concurrency": { type: "integer", minimum: 1, description: "Events a @Blocking handler's subscription handles at once (default 8); one aggregate's still in order." },
     },
   },
 };

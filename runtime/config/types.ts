@@ -9,6 +9,14 @@ export interface ScheduleConfig {
   readonly misfire: Misfire;
   /** false keeps a SYSTEM instance disabled at start. */
   readonly enabled: boolean;
+  /** Over the declaration's `overlap`. */
+  readonly overlap?: "BUFFER_ALL" | "BUFFER_ONE" | "SKIP";
+  /** Over the declaration's `timeout`. */
+  readonly timeout?: DurationInput;
+  /** Over the declaration's `jitter`. */
+  readonly jitter?: DurationInput;
+  /** Over the declaration's `retry` (field by field). */
+  readonly retry?: { readonly "max-attempts"?: number; readonly backoff?: DurationInput; readonly "max-backoff"?: DurationInput };
 }
 
 /** `wow.timers`. */
@@ -39,12 +47,33 @@ export interface StoreConfig {
   readonly "integrity-check"?: boolean;
 }
 
+/** `wow.runs`: the run log. */
+export interface RunsConfig {
+  readonly enabled?: boolean;
+  readonly keep?: DurationInput;
+  readonly "per-instance"?: number;
+}
+
+/** `wow.alerts.webhook`. */
+export interface WebhookConfig {
+  readonly url: string;
+  readonly secret: string;
+  readonly events?: readonly ("job.failed" | "timer.parked" | "event.parked")[];
+  readonly "max-attempts"?: number;
+  readonly timeout?: DurationInput;
+}
+
 export interface WowConfig<Job extends string = string> {
   readonly wow: {
     readonly schedules: { readonly [K in Job]: ScheduleConfig };
     readonly timers: TimersConfig;
     readonly http?: HttpConfig;
     readonly store?: StoreConfig;
+    readonly runs?: RunsConfig;
+    readonly log?: { readonly level?: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent" };
+    readonly metrics?: { readonly enabled?: boolean };
+    readonly alerts?: { readonly webhook?: WebhookConfig };
+    readonly subscriptions?: { readonly "blocking-concurrency"?: number };
   };
 }
 

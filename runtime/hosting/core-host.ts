@@ -7,6 +7,7 @@ import type { AggregateRegistration, Services } from "../model/registration.js";
 import { SystemEvents, type ScheduleSetBody } from "../model/system-events.js";
 import { CommandProcessor } from "../processing/command-processor.js";
 import { AggregateRegistry } from "../processing/registry.js";
+import type { RunStore } from "../store/run-store.js";
 import type { Store } from "../store/store.js";
 import { TimerService, type Delivery } from "../timers/timer-service.js";
 import type { TimerOptions } from "../timers/timer-options.js";
@@ -21,6 +22,8 @@ export interface HostOptions {
   readonly newId?: () => string;
   readonly cronNext?: CronNext;
   readonly onDelivery?: (delivery: Delivery) => void;
+  /** Where each delivery attempt is recorded (the run log). */
+  readonly attempts?: RunStore;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -55,6 +58,7 @@ export class Host {
       idle: async () => this.store.idle?.(),
       ...(options.cronNext ? { cronNext: options.cronNext } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
+      ...(options.attempts ? { attempts: options.attempts } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
     });
   }

@@ -5,7 +5,7 @@ import type { Server } from "node:http";
 import { systemClock, type Clock } from "../clock.js";
 import type { WowConfig } from "../config/types.js";
 import { cronNext as defaultCronNext, type CronNext } from "../cron/cron-next.js";
-import type { HttpHost, RedriveOutcome } from "../http/host-api.js";
+import type { HttpHost, Readiness, RedriveOutcome } from "../http/host-api.js";
 import { listen } from "../http/listen.js";
 import { createRequestListener, type HttpOptions, type RequestListener } from "../http/request-listener.js";
 import { JobManager } from "../jobs/job-manager.js";
@@ -31,6 +31,14 @@ import { checkServices } from "./check-services.js";
 import { checkTargets } from "./check-targets.js";
 import { configuredTimerOptions } from "./config-options.js";
 import { Host } from "./core-host.js";
+import { hostOps, type HostOps } from "./host-ops.js";
+import { readiness } from "./readiness.js";
+import type { ParkedAlert } from "../ops/alerts.js";
+import { errorField, type Logger } from "../ops/log.js";
+import type { HostMetrics } from "../ops/metrics.js";
+import type { JobRun } from "../store/run-store.js";
+import { jobPolicy } from "../jobs/job-policy.js";
+import { describeDelivery, parkedEventAlert } from "./delivery-report.js";
 
 export type Registration = AggregateRegistration | SagaRegistration;
 
@@ -57,10 +65,17 @@ export interface CreateHostOptions {
   readonly http?: HttpOptions;
   readonly cronNext?: CronNext;
   readonly onDelivery?: (delivery: Delivery) => void;
-  readonly onParked?: (entry: ParkedEvent) => void;
+  /** A timer or a subscription event parked after its last attempt. */
+  readonly onParked?: (parked: ParkedAlert) => void;
+  /** A job's run failed (retrying, failed, or parked). */
+  readonly onJobFailed?: (run: JobRun) => void;
   /** Each tick a job handled and the commands it derived. */
   readonly onDerived?: (job: SagaJobRegistration, tick: ScheduleTick, commands: readonly CommandMessage[]) => void;
   readonly onError?: (error: unknown) => void;
+  /** This host's id in the run log, logs and cluster (default: `<hostname>-<pid>-<random>`). */
+  readonly hostId?: string;
+  /** The structured log's logger (pino's, or one with its methods); default: pino to standard output at `wow.log.level`. */
+  readonly logger?: Logger;
 }
 
 /**
@@ -88,6 +103,8 @@ export class WowHost implements HttpHost {
   readonly aggregates: readonly AggregateRegistration[];
   readonly sagas: readonly SagaRegistration[];
   readonly config: WowConfig | undefined;
+  /** Its id, log, metrics, alerts and run log. */
+  readonly ops: HostOps;
   private readonly ownsStore: boolean;
   private servers: Server[] = [];
   private listener: RequestListener | undefined;
@@ -114,6 +131,12 @@ export class WowHost implements HttpHost {
           })
         : store;
     this.sagas = options.registrations.filter(isSaga);
+    this.ops = hostOps(options, options.config, this.clock, this.store.runs, {
+      dueBacklog: async (now) => (await this.store.timers.counts(now)).due,
+      parked: async () => ({ timers: (await this.store.timers.counts(this.clock.now())).parked, events: await this.store.subscriptions.countParked() }),
+      subscriptionLag: async () => this.subscriptions.lag(await this.store.events.lastPosition()),
+    });
+    const ops = this.ops;
     const ownership = options.ownership ?? singleHostOwnership();
     const schedules = (options.config?.wow.schedules ?? {}) as WowConfig["wow"]["schedules"];
     const cronNext = options.cronNext ?? defaultCronNext;
@@ -125,6 +148,7 @@ export class WowHost implements HttpHost {
       events: this.store.events,
       timers: this.store.timers,
       store: this.store.subscriptions,
+      ...(ops.runs ? { runs: ops.runs } : {}),
       cronNext,
     });
     this.aggregates = [...options.registrations.filter((r): r is AggregateRegistration => !isSaga(r)), ...this.jobs.aggregates];
@@ -135,15 +159,20 @@ export class WowHost implements HttpHost {
       clock: this.clock,
       cronNext,
       ...(options.services ? { services: options.services } : {}),
-      timers: { ...configuredTimers, ...options.timers },
+      timers: { ...configuredTimers, ...options.timers, owner: ops.host },
+      ...(ops.runs ? { attempts: ops.runs } : {}),
       // A delivered command committed: subscriptions look for its events now.
       onDelivery: (delivery) => {
         if ((delivery.result?.events.length ?? 0) > 0) this.subscriptions.wake();
+        describeDelivery(delivery, ops);
         options.onDelivery?.(delivery);
       },
-      onError: (error) => this.failed(error),
+      onError: (error) => this.failed(error, "timers"),
     });
-    const runtime = { send: this.send, events: this.store.events, clock: this.clock, services: options.services ?? {} };
+    const blocking = options.config?.wow.subscriptions?.["blocking-concurrency"];
+    const runtime = { send: this.send, events: this.store.events, clock: this.clock, services: options.services ?? {}, ...(blocking === undefined ? {} : { blockingConcurrency: blocking }) };
+    const retryDefaults = { maxAttempts: this.core.timers.options.maxAttempts, backoff: this.core.timers.options.backoff };
+    const jobOps = { ...(ops.runs ? { runs: ops.runs } : {}), metrics: ops.sink, log: ops.log, alerts: ops.alerts, host: ops.host };
     this.subscriptions = new SubscriptionService({
       events: this.store.events,
       store: this.store.subscriptions,
@@ -153,10 +182,21 @@ export class WowHost implements HttpHost {
       subscriptions: [
         jobIndexSubscription((event: EventMessage) => this.store.subscriptions.rememberInstance(event.aggregate)),
         ...this.sagas.flatMap((saga) => sagaSubscriptions(saga, runtime)),
-        ...this.sagas.flatMap((saga) => jobSubscriptions(saga, { ...runtime, ownership, ...(options.onDerived ? { onDerived: options.onDerived } : {}) })),
+        ...this.sagas.flatMap((saga) =>
+          jobSubscriptions(saga, {
+            ...runtime,
+            ownership,
+            ops: jobOps,
+            policy: (job) => jobPolicy(job, schedules[configKey(job)], retryDefaults, configKey(job)),
+            ...(options.onDerived ? { onDerived: options.onDerived } : {}),
+          }),
+        ),
       ],
-      ...(options.onParked ? { onParked: options.onParked } : {}),
-      onError: (error) => this.failed(error),
+      onParked: (entry) => {
+        ops.log.warn({ event: "event.parked", subscription: entry.subscription, position: entry.position, eventId: entry.event.eventId, eventType: entry.event.type, commandId: entry.event.commandId, requestId: entry.event.requestId, attempts: entry.attempts, error: entry.error }, `event parked by ${entry.subscription}`);
+        ops.alerts.parked(parkedEventAlert(entry));
+      },
+      onError: (error) => this.failed(error, "subscriptions"),
     });
     // Credentials that could never authenticate, or clash, are refused now, not at the first request.
     if (options.http !== undefined || options.config?.wow.http !== undefined) this.listener = createRequestListener(this, this.httpOptions());
@@ -164,17 +204,26 @@ export class WowHost implements HttpHost {
 
   /** Decides a command; its commit wakes this node's timers and subscriptions. */
   readonly send = async (command: CommandMessage): Promise<CommandResult> => {
+    const started = performance.now();
     const result = await this.core.send(command);
+    this.ops.sink.decided(command.aggregate.context, command.aggregate.aggregate, (performance.now() - started) / 1000);
     if (result.events.length > 0) this.subscriptions.wake();
     return result;
   };
+
+  /** The metrics (undefined when `wow.metrics.enabled` is false): `registry` is prom-client's, for a host that serves its own. */
+  get metrics(): HostMetrics | undefined {
+    return this.ops.metrics;
+  }
 
   /** Starts timers and subscriptions, then enables the SYSTEM jobs (per config). */
   start(): Promise<void> {
     this.started ??= (async () => {
       this.core.start();
       this.subscriptions.start();
+      this.ops.retention?.start();
       await this.jobs.startSystemJobs(this.send);
+      this.ops.log.info({ event: "host.started", store: this.store.kind }, "host started");
     })();
     return this.started;
   }
@@ -186,6 +235,7 @@ export class WowHost implements HttpHost {
     await this.started?.catch(() => undefined);
     this.started = undefined;
     await this.stopLoops();
+    await this.ops.alerts.stop();
   }
 
   /** What the host is doing: running, stopped, or halted by a damaged store (with why), and each loop's state. */
@@ -205,19 +255,27 @@ export class WowHost implements HttpHost {
     await this.store.backup(destination);
   }
 
+  /** Whether the host can do its work: serving, its store writable, its loops running, not halted (what `GET /wow/ready` answers). */
+  readiness(): Promise<Readiness> {
+    return readiness(this);
+  }
+
   private async stopLoops(): Promise<void> {
     await this.subscriptions.stop();
     await this.core.stop();
+    await this.ops.retention?.stop();
   }
 
   /** A loop's poll failed as a whole. A damaged store halts the host: it decides and delivers nothing more. */
-  private failed(error: unknown): void {
+  private failed(error: unknown, loop: string): void {
     if (error instanceof StoreDamagedError) {
       if (this.halted === error) return; // the other loops meeting the same damage: reported once
       this.halted ??= error;
-      void this.stopLoops().catch((e: unknown) => this.failed(e));
+      void this.stopLoops().catch((e: unknown) => this.failed(e, loop));
     }
-    (this.options.onError ?? ((e: unknown) => console.error("wow: a poll failed", e)))(error);
+    this.ops.sink.storeError(loop);
+    this.ops.log.error({ event: "store.error", loop, err: errorField(error) }, `a ${loop} poll failed`);
+    this.options.onError?.(error);
   }
 
   /** Stops and closes the store if the host opened it. */

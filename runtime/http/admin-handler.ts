@@ -9,6 +9,10 @@ import type { HttpHost } from "./host-api.js";
 import { requireTenant, type Principal } from "./auth.js";
 import { checkId, wowResult } from "./command-handler.js";
 import { HttpError } from "./http-error.js";
+import type { JobInstanceView } from "../jobs/job-manager.js";
+import type { JobRun } from "../store/run-store.js";
+import type { TimeFormat } from "./query.js";
+import type { ScheduleRule } from "../model/schedule-rule.js";
 
 export interface Reply {
   readonly status: number;
@@ -22,54 +26,72 @@ const LIST_LIMIT = 500;
  * A stored error as a caller may see it: operators get it whole (with its stack, for debugging); a
  * tenant's caller gets its first line, the message, and never the host's file paths.
  */
-function errorView(principal: Principal, error: string): string {
+export function errorView(principal: Principal, error: string): string {
   return principal.tenant === undefined ? error : error.split("\n")[0]!;
 }
 
-function timerView(principal: Principal, t: TimerRow) {
+function ruleView(rule: ScheduleRule, time: TimeFormat) {
+  return rule.kind === "at" ? { ...rule, at: time(rule.at) } : rule;
+}
+
+function timerView(principal: Principal, t: TimerRow, time: TimeFormat) {
   return {
     id: t.id,
     owner: t.owner,
     key: t.key,
     target: t.target,
     command: t.command.type,
-    rule: t.rule,
+    rule: ruleView(t.rule, time),
     slot: t.slot,
-    due: new Date(t.due).toISOString(),
+    due: time(t.due),
+    fireAt: time(t.fireAt),
     status: t.status,
     attempts: t.attempts,
     ...(t.lastError ? { lastError: errorView(principal, t.lastError) } : {}),
-    ...(t.parkedAt ? { parkedAt: new Date(t.parkedAt).toISOString() } : {}),
+    ...(t.parkedAt ? { parkedAt: time(t.parkedAt) } : {}),
   };
 }
 
-export async function listJobs(host: HttpHost, principal: Principal): Promise<Reply> {
-  const jobs = await host.jobs.list(principal.tenant);
+export function runView(principal: Principal, run: JobRun, time: TimeFormat) {
   return {
-    status: 200,
-    body: {
-      jobs: jobs.map((j) => ({
-        ...j,
-        nextFireTimes: j.nextFireTimes.map((t) => new Date(t).toISOString()),
-        lastRuns: j.lastRuns.map((r) => ({ ...r, due: new Date(r.due).toISOString(), at: new Date(r.at).toISOString() })),
-      })),
-    },
+    ...run,
+    due: time(run.due),
+    started: time(run.started),
+    finished: time(run.finished),
+    durationMs: run.finished - run.started,
+    ...(run.error === undefined ? {} : { error: errorView(principal, run.error) }),
   };
 }
 
-export async function listTimers(host: HttpHost, principal: Principal): Promise<Reply> {
+function jobView(principal: Principal, j: JobInstanceView, time: TimeFormat) {
+  const { lastRun, paused, timer, ...rest } = j;
+  return {
+    ...rest,
+    nextFireTimes: j.nextFireTimes.map(time),
+    ...(paused === undefined ? {} : { paused: { note: paused.note, at: time(paused.at) } }),
+    ...(lastRun === undefined ? {} : { lastRun: runView(principal, lastRun, time) }),
+    ...(timer === undefined ? {} : { timer: { ...timer, due: time(timer.due), ...(timer.lastError ? { lastError: errorView(principal, timer.lastError) } : {}) } }),
+  };
+}
+
+export async function listJobs(host: HttpHost, principal: Principal, time: TimeFormat): Promise<Reply> {
+  const jobs = await host.jobs.list(principal.tenant);
+  return { status: 200, body: { jobs: jobs.map((j) => jobView(principal, j, time)) } };
+}
+
+export async function listTimers(host: HttpHost, principal: Principal, time: TimeFormat): Promise<Reply> {
   // A tenant's caller gets its tenant's rows from the store: filtered after the limit, its list could come back empty.
   const timers = await host.pendingTimers(LIST_LIMIT, principal.tenant);
-  return { status: 200, body: { timers: timers.map((t) => timerView(principal, t)) } };
+  return { status: 200, body: { timers: timers.map((t) => timerView(principal, t, time)) } };
 }
 
-export async function listParked(host: HttpHost, principal: Principal): Promise<Reply> {
+export async function listParked(host: HttpHost, principal: Principal, time: TimeFormat): Promise<Reply> {
   const { timers, events } = await host.parked(LIST_LIMIT, principal.tenant);
   return {
     status: 200,
     body: {
-      timers: timers.map((t) => timerView(principal, t)),
-      events: events.map((e) => ({ id: e.id, subscription: e.subscription, position: e.position, eventType: e.event.type, aggregate: e.event.aggregate, attempts: e.attempts, error: errorView(principal, e.error), parkedAt: new Date(e.parkedAt).toISOString() })),
+      timers: timers.map((t) => timerView(principal, t, time)),
+      events: events.map((e) => ({ id: e.id, subscription: e.subscription, position: e.position, eventType: e.event.type, aggregate: e.event.aggregate, attempts: e.attempts, error: errorView(principal, e.error), parkedAt: time(e.parkedAt) })),
     },
   };
 }
@@ -79,6 +101,7 @@ export async function redriveTimer(host: HttpHost, principal: Principal, id: str
   if (!timer || timer.status !== "parked") throw new HttpError(404, ErrorCodes.NotFound, `no parked timer ${id}`);
   requireTenant(principal, timer.owner.tenantId);
   const ok = await host.redriveTimer(id);
+  host.ops.log.info({ event: "admin.redrive", kind: "timer", id, ok, by: principal.name, ...(principal.tenant === undefined ? {} : { credentialTenant: principal.tenant }) }, `timer ${id} re-driven by ${principal.name}`);
   if (!ok) throw new HttpError(404, ErrorCodes.NotFound, `no parked timer ${id}`);
   return { status: 200, body: { id, redriven: true } };
 }
@@ -88,6 +111,7 @@ export async function redriveEvent(host: HttpHost, principal: Principal, id: str
   if (!entry) throw new HttpError(404, ErrorCodes.NotFound, `no parked event ${id}`);
   requireTenant(principal, entry.event.aggregate.tenantId);
   const outcome = await host.redriveEvent(id);
+  host.ops.log.info({ event: "admin.redrive", kind: "event", id, ok: outcome.ok, by: principal.name, ...(principal.tenant === undefined ? {} : { credentialTenant: principal.tenant }) }, `parked event ${id} re-driven by ${principal.name}`);
   if (!outcome.found) throw new HttpError(404, ErrorCodes.NotFound, `no parked event ${id}`);
   return { status: 200, body: { id, redriven: outcome.ok, ...(outcome.error ? { error: outcome.error.split("\n")[0] } : {}) } };
 }
@@ -105,7 +129,7 @@ export async function scheduleCommand(
   const verb = command.startsWith("wow.schedule.") ? command.slice("wow.schedule.".length) : "";
   // Own keys only: `wow.schedule.constructor` must not find Object.prototype's.
   const type = Object.hasOwn(JOB_VERBS, verb) ? JOB_VERBS[verb] : undefined;
-  if (type === undefined) throw new HttpError(404, ErrorCodes.NotFound, `unknown schedule command ${JSON.stringify(command.slice(0, 60))}: use wow.schedule.enable, reschedule, disable or trigger`);
+  if (type === undefined) throw new HttpError(404, ErrorCodes.NotFound, `unknown schedule command ${JSON.stringify(command.slice(0, 60))}: use wow.schedule.enable, reschedule, disable, trigger or backfill`);
   const { job: name, partition } = parseInstanceId(id);
   checkId("job instance id", name);
   const job = host.jobs.job(context, name);
@@ -120,16 +144,29 @@ export async function scheduleCommand(
   // A SYSTEM job's instances live in the default tenant: a tenant's credential never reaches them.
   const tenantId = job.scope === "SYSTEM" ? DEFAULT_TENANT : (tenantHeader ?? principal.tenant ?? DEFAULT_TENANT);
   requireTenant(principal, tenantId);
-  const allowed = ["expression", "zone", "misfire"];
+  const allowed = VERB_FIELDS[verb] ?? [];
   for (const [key, value] of Object.entries(body)) {
-    if (!allowed.includes(key)) throw new HttpError(400, ErrorCodes.CommandValidation, `unknown field ${JSON.stringify(key.slice(0, 60))}: expected ${allowed.join(", ")}`);
-    if (typeof value !== "string") throw new HttpError(400, ErrorCodes.CommandValidation, `${key} must be a string`);
+    if (!allowed.includes(key)) {
+      throw new HttpError(400, ErrorCodes.CommandValidation, allowed.length === 0 ? `wow.schedule.${verb} takes no fields` : `unknown field ${JSON.stringify(key.slice(0, 60))}: expected ${allowed.join(", ")}`);
+    }
+    if (typeof value !== "string" && !(verb === "backfill" && typeof value === "number")) throw new HttpError(400, ErrorCodes.CommandValidation, `${key} must be a string`);
   }
-  if ((type === JOB_VERBS.disable || type === JOB_VERBS.trigger) && Object.keys(body).length > 0) {
-    throw new HttpError(400, ErrorCodes.CommandValidation, `wow.schedule.${verb} takes no fields`);
-  }
+  if (verb === "backfill") for (const field of ["from", "to"]) if (!(field in body)) throw new HttpError(400, ErrorCodes.CommandValidation, `${field} is required: an ISO-8601 instant such as 2026-11-30T00:00:00Z`);
   const ref: AggregateRef = { context, aggregate: SCHEDULE_AGGREGATE, tenantId, id };
   const result = await host.send(commandMessage(type, body, ref));
+  host.ops.log.info(
+    { event: "admin.schedule", command: type, context, instance: id, tenantId, by: principal.name, outcome: result.outcome, errorCode: result.errorCode, commandId: result.commandId, requestId: result.requestId },
+    `${type} on ${context}.schedule ${id} by ${principal.name}: ${result.outcome}`,
+  );
   const status = result.outcome === "decided" ? 200 : result.errorCode === ErrorCodes.NotFound ? 404 : 400;
   return { status, body: wowResult(result), errorCode: result.errorCode };
 }
+
+/** The fields each schedule verb takes. */
+const VERB_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  enable: ["expression", "zone", "misfire"],
+  reschedule: ["expression", "zone", "misfire"],
+  disable: ["note"],
+  trigger: [],
+  backfill: ["from", "to"],
+};

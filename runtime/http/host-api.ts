@@ -7,6 +7,24 @@ import type { AggregateRegistration } from "../model/registration.js";
 import type { SagaJobRegistration } from "../model/saga-registration.js";
 import type { ParkedEvent } from "../store/subscription-store.js";
 import type { TimerRow } from "../store/timer-store.js";
+import type { Logger } from "../ops/log.js";
+import type { HostMetrics } from "../ops/metrics.js";
+import type { RunStore } from "../store/run-store.js";
+import type { AggregateRef } from "../model/aggregate-ref.js";
+
+/** Whether a host can do its work; the reason when not. */
+export interface Readiness {
+  readonly ready: boolean;
+  readonly reason?: string;
+}
+
+/** The host's operations as the API reaches them. */
+export interface OpsAdmin {
+  readonly log: Logger;
+  readonly metrics: HostMetrics | undefined;
+  /** The run log; undefined when it is off. */
+  readonly runs: RunStore | undefined;
+}
 
 export interface RedriveOutcome {
   readonly found: boolean;
@@ -21,11 +39,17 @@ export interface JobAdmin {
   job(context: string, name: string): SagaJobRegistration | undefined;
   /** Every known instance, of one tenant when given. */
   list(tenantId?: string): Promise<JobInstanceView[]>;
+  /** One instance, if its job exists. */
+  view(ref: AggregateRef): Promise<JobInstanceView | undefined>;
+  /** The contexts that declare a job of this name. */
+  contextsOf(name: string): string[];
 }
 
 export interface HttpHost {
   readonly aggregates: readonly AggregateRegistration[];
   readonly jobs: JobAdmin;
+  readonly ops: OpsAdmin;
+  readiness(): Promise<Readiness>;
   send(command: CommandMessage): Promise<CommandResult>;
   pendingTimers(limit: number, tenantId?: string): Promise<TimerRow[]>;
   parked(limit: number, tenantId?: string): Promise<{ timers: TimerRow[]; events: ParkedEvent[] }>;

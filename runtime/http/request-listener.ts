@@ -10,6 +10,8 @@ import { StoreDamagedError } from "../store/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { HttpHost } from "./host-api.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
+import { health, jobRuns, latenessMinutes, metrics, ready, timerAttempts, type TextReply } from "./ops-handler.js";
+import { Query, timeFormat } from "./query.js";
 import { credentialsOf, requireTenant } from "./auth.js";
 import { ClientAbortedError, DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
 import { bodyCheck } from "./body-schema.js";
@@ -63,16 +65,24 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
   const onClientAbort = options.onClientAbort ?? (() => {});
   const routes = routeTable(host.aggregates);
 
-  const dispatch = async (req: IncomingMessage): Promise<Reply> => {
+  const dispatch = async (req: IncomingMessage): Promise<Reply | TextReply> => {
     const method = req.method ?? "GET";
     const segments = pathSegments(req.url);
+    const [first, second, third, fourth] = segments;
+    // Probes of orchestrators and load balancers: no credential, and nothing but the verdict.
+    if (method === "GET" && first === "wow" && segments.length === 2 && second === "health") return health();
+    if (method === "GET" && first === "wow" && segments.length === 2 && second === "ready") return ready(host);
     const principal = credentials.authenticate(req);
     const body = method === "GET" || method === "HEAD" ? {} : await readJsonObject(req, bodyLimit);
-    const [first, second, third, fourth] = segments;
     if (first === "wow") {
-      if (method === "GET" && segments.length === 2 && second === "jobs") return listJobs(host, principal);
-      if (method === "GET" && segments.length === 2 && second === "timers") return listTimers(host, principal);
-      if (method === "GET" && segments.length === 2 && second === "parked") return listParked(host, principal);
+      const listed = (name: string) => method === "GET" && segments.length === 2 && second === name;
+      if (listed("jobs")) return listJobs(host, principal, timeFormat(new Query(req.url, ["times"])));
+      if (listed("timers")) return listTimers(host, principal, timeFormat(new Query(req.url, ["times"])));
+      if (listed("parked")) return listParked(host, principal, timeFormat(new Query(req.url, ["times"])));
+      if (listed("metrics")) return metrics(host, principal, req.url);
+      if (method === "GET" && segments.length === 3 && second === "metrics" && third === "lateness") return latenessMinutes(host, principal, req.url);
+      if (method === "GET" && segments.length === 4 && second === "jobs" && fourth === "runs") return jobRuns(host, principal, third!, req.url);
+      if (method === "GET" && segments.length === 4 && second === "timers" && fourth === "attempts") return timerAttempts(host, principal, checkId("timer id", third!), req.url);
       if (method === "GET" && segments.length === 2 && second === "routes") return { status: 200, body: { routes: commandRoutes(host.aggregates).map(({ method: m, path, type }) => ({ method: m, path, type })) } };
       if (method === "POST" && segments.length === 5 && second === "parked" && segments[4] === "redrive") {
         if (third === "timers") return redriveTimer(host, principal, checkId("timer id", fourth!));
@@ -111,7 +121,10 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
 
   return (req, res) => {
     dispatch(req)
-      .then((reply) => respond(req, res, reply.status, reply.body, reply.errorCode ?? (reply.status < 400 ? ErrorCodes.Ok : undefined)))
+      .then((reply) => {
+        if ("text" in reply) return respondText(req, res, reply);
+        respond(req, res, reply.status, reply.body, reply.errorCode ?? (reply.status < 400 ? ErrorCodes.Ok : undefined));
+      })
       .catch((error: unknown) => {
         if (error instanceof ClientAbortedError) return onClientAbort(error);
         if (error instanceof HttpError) {
@@ -141,4 +154,11 @@ function respond(req: IncomingMessage, res: ServerResponse, status: number, body
   }
   res.writeHead(status, headers);
   res.end(text);
+}
+
+function respondText(req: IncomingMessage, res: ServerResponse, reply: TextReply): void {
+  if (res.headersSent) return;
+  if (!req.complete) req.resume();
+  res.writeHead(reply.status, { "content-type": reply.contentType, "content-length": Buffer.byteLength(reply.text), "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  res.end(reply.text);
 }

@@ -13,7 +13,8 @@ import type { TimerRow, TimerStore } from "../store/timer-store.js";
 import { instanceId, JobCommands, parseInstanceId, SCHEDULE_AGGREGATE, TICK_KEY, type JobRule } from "./job-messages.js";
 import { partitionSubscription } from "./job-subscriptions.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
-import { scheduleAggregate, type JobInstanceState, type JobTick } from "./schedule-aggregate.js";
+import { scheduleAggregate, type JobInstanceState } from "./schedule-aggregate.js";
+import { instanceKeyOf, type JobRun, type RunStore } from "../store/run-store.js";
 import type { AggregateRegistration } from "../model/registration.js";
 
 /** A job instance as an operator sees it. */
@@ -30,7 +31,10 @@ export interface JobInstanceView {
   readonly partition?: number;
   /** The next due times (epoch ms), the pending slot first. */
   readonly nextFireTimes: readonly number[];
-  readonly lastRuns: readonly JobTick[];
+  /** An operator's pause: its note and when. */
+  readonly paused?: { readonly note: string; readonly at: number };
+  /** The latest run in the run log. */
+  readonly lastRun?: JobRun;
   readonly timer?: { readonly id: string; readonly slot: number; readonly due: number; readonly status: string; readonly attempts: number; readonly lastError?: string };
 }
 
@@ -43,6 +47,8 @@ export interface JobManagerOptions {
   readonly events: EventStore;
   readonly timers: TimerStore;
   readonly store: SubscriptionStore;
+  /** The run log (absent when it is off). */
+  readonly runs?: RunStore;
   readonly cronNext: CronNext;
 }
 
@@ -62,7 +68,7 @@ export class JobManager {
         perContext.set(saga.context, [...(perContext.get(saga.context) ?? []), job]);
       }
     }
-    this.aggregates = [...perContext].map(([context, jobs]) => scheduleAggregate({ context, jobs, hostRule: options.hostRule, partitions: options.ownership.partitions }));
+    this.aggregates = [...perContext].map(([context, jobs]) => scheduleAggregate({ context, jobs, hostRule: options.hostRule, partitions: options.ownership.partitions, cronNext: options.cronNext }));
     for (const a of this.aggregates) this.byContext.set(a.context, a);
   }
 
@@ -78,6 +84,10 @@ export class JobManager {
 
   job(context: string, name: string): SagaJobRegistration | undefined {
     return this.jobs.get(`${context}.${name}`)?.job;
+  }
+
+  contextsOf(name: string): string[] {
+    return [...this.jobs.values()].filter((entry) => entry.job.name === name).map((entry) => entry.context);
   }
 
   /** The SYSTEM instances this host runs: one per job, or one per owned partition of a sharded job. */
@@ -142,18 +152,25 @@ export class JobManager {
   async list(tenantId?: string, fireTimes = 3): Promise<JobInstanceView[]> {
     const refs = new Map<string, AggregateRef>();
     for (const ref of [...this.systemInstances(), ...(await this.options.store.instances())]) refs.set(refKey(ref), ref);
+    const wanted = [...refs.values()].filter((ref) => tenantId === undefined || ref.tenantId === tenantId);
+    const lastRuns = await this.lastRuns(wanted);
     const views: JobInstanceView[] = [];
-    for (const ref of refs.values()) {
-      if (tenantId !== undefined && ref.tenantId !== tenantId) continue;
-      const view = await this.view(ref, fireTimes);
+    for (const ref of wanted) {
+      const view = await this.view(ref, fireTimes, lastRuns);
       if (view) views.push(view);
     }
     return views.sort((a, b) => (a.context + a.id + a.tenantId < b.context + b.id + b.tenantId ? -1 : 1));
   }
 
-  async view(ref: AggregateRef, fireTimes = 3): Promise<JobInstanceView | undefined> {
+  /** The latest run of each instance, by run-log key. */
+  private async lastRuns(refs: readonly AggregateRef[]): Promise<Map<string, JobRun>> {
+    return (await this.options.runs?.lastRuns(refs.map((ref) => ({ context: ref.context, instance: ref.id, tenantId: ref.tenantId })))) ?? new Map();
+  }
+
+  async view(ref: AggregateRef, fireTimes = 3, lastRuns?: Map<string, JobRun>): Promise<JobInstanceView | undefined> {
     const entry = this.entryOf(ref);
     if (!entry) return undefined;
+    const lastRun = (lastRuns ?? (await this.lastRuns([ref]))).get(instanceKeyOf({ context: ref.context, instance: ref.id, tenantId: ref.tenantId }));
     const { job } = entry;
     const state = await this.state(ref);
     const rule = state.rule ?? this.options.hostRule(job);
@@ -171,7 +188,8 @@ export class JobManager {
       own: state.own,
       ...(state.partition === undefined ? {} : { partition: state.partition }),
       nextFireTimes: state.enabled && timer ? this.nextTimes(rule, timer, fireTimes) : [],
-      lastRuns: [...state.runs].reverse(),
+      ...(state.paused === undefined ? {} : { paused: state.paused }),
+      ...(lastRun === undefined ? {} : { lastRun }),
       ...(timer ? { timer: timerView(timer) } : {}),
     };
   }

@@ -10,6 +10,8 @@ export const JobCommands = {
   Reschedule: "wow.schedule.Reschedule",
   Disable: "wow.schedule.Disable",
   Trigger: "wow.schedule.Trigger",
+  /** Runs each slot of the rule in a past range, in order. */
+  Backfill: "wow.schedule.Backfill",
   /** What the instance's cron timer delivers each due slot. */
   Tick: "wow.schedule.Tick",
 } as const;
@@ -27,7 +29,13 @@ export const JOB_VERBS: Readonly<Record<string, string>> = {
   reschedule: JobCommands.Reschedule,
   disable: JobCommands.Disable,
   trigger: JobCommands.Trigger,
+  backfill: JobCommands.Backfill,
 };
+
+/** Slots one backfill may run at most: a longer range is split into several. */
+export const MAX_BACKFILL_SLOTS = 1_000;
+/** The longest note a disable keeps. */
+export const MAX_NOTE_LENGTH = 500;
 
 export interface JobRule {
   readonly expression: string;
@@ -55,8 +63,23 @@ export interface EnabledBody {
   readonly partition?: number;
 }
 
+export interface DisableBody {
+  /** Sent by the host at start (config `enabled: false`), not by an operator. */
+  readonly host?: boolean;
+  /** Why it is paused, shown in listings. */
+  readonly note?: string;
+}
+
 export interface DisabledBody {
   readonly job: string;
+  readonly host?: boolean;
+  readonly note?: string;
+}
+
+export interface BackfillBody {
+  /** ISO-8601 instants (with their offset) or epoch ms: the slots due in [from, to). */
+  readonly from: string | number;
+  readonly to: string | number;
 }
 
 export interface TickedBody {
@@ -67,6 +90,13 @@ export interface TickedBody {
   readonly partition?: number;
   /** A manual `wow.schedule.Trigger` (slot 0), not a due slot. */
   readonly manual: boolean;
+  /** A slot of a `wow.schedule.Backfill` (its slot: its place in the range, from 1). */
+  readonly backfill?: boolean;
+}
+
+/** Why a tick runs. */
+export function tickKind(body: TickedBody): "scheduled" | "manual" | "backfill" {
+  return body.manual ? "manual" : body.backfill === true ? "backfill" : "scheduled";
 }
 
 /** `receive-deliveries#3` → job `receive-deliveries`, partition 3. */

@@ -1,23 +1,15 @@
 // A job's handler as the durable subscription `<processor>.<function>` of its instances' ticks (a
-// sharded job: one per partition, `<processor>.<function>#<partition>`):
-// the tick becomes a `ScheduleTick`, and the commands it derives get request ids from the tick
-// event (`<tickEventId>-<index>`), so a tick handled again sends the same requests; their
-// rejections go to the saga's `@OnRejected` handler, as an event handler's do.
-import type { CommandMessage, EventMessage } from "../model/messages.js";
-import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../model/saga-registration.js";
-import { jobContext, requestOf } from "../sagas/saga-requests.js";
-import { UndeclaredOutputError } from "../model/errors.js";
-import { servicesFor } from "../model/registration.js";
-import { sendDerived, type SagaRuntime } from "../sagas/saga-subscriptions.js";
+// sharded job: one per partition, `<processor>.<function>#<partition>`), each tick run by the job's
+// runner (overlap, jitter, timeout, run log) and retried by the job's policy; the commands a run
+// derives go to their targets, and their rejections to the saga's `@OnRejected` handler.
+import type { EventMessage } from "../model/messages.js";
+import type { SagaJobRegistration, SagaRegistration } from "../model/saga-registration.js";
+import { blockingOf } from "../sagas/saga-subscriptions.js";
 import type { Subscription } from "../subscriptions/subscription-service.js";
 import { JobEvents, SCHEDULE_AGGREGATE, type TickedBody } from "./job-messages.js";
+import type { JobPolicy } from "./job-policy.js";
+import { JobRunner, type JobRunnerRuntime } from "./job-runner.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
-
-export function tickOf(event: EventMessage): ScheduleTick {
-  const b = event.body as TickedBody;
-  const tick: ScheduleTick = { tenantId: event.aggregate.tenantId, job: b.job, slot: b.slot, due: b.due, skipped: b.skipped };
-  return b.partition === undefined ? tick : { ...tick, partition: b.partition };
-}
 
 export function isTickOf(event: EventMessage, context: string, job: string): boolean {
   return (
@@ -28,10 +20,10 @@ export function isTickOf(event: EventMessage, context: string, job: string): boo
   );
 }
 
-export interface JobRuntime extends SagaRuntime {
+export interface JobRuntime extends JobRunnerRuntime {
   readonly ownership: PartitionOwnership;
-  /** Observes each tick's derived commands (the test kit records them). */
-  readonly onDerived?: (job: SagaJobRegistration, tick: ScheduleTick, commands: readonly CommandMessage[]) => void;
+  /** Each job's policy (declaration and config). */
+  readonly policy: (job: SagaJobRegistration) => JobPolicy;
 }
 
 /** The subscription of one partition of a sharded job: `<processor>.<function>#<partition>`. */
@@ -41,20 +33,15 @@ export function partitionSubscription(subscription: string, partition: number): 
 
 export function jobSubscriptions(saga: SagaRegistration, runtime: JobRuntime): Subscription[] {
   return saga.jobs.flatMap((job): Subscription[] => {
-    const services = servicesFor(job.services, runtime.services, job.subscription);
+    const policy = runtime.policy(job);
+    const runner = new JobRunner(saga, job, policy, runtime);
     const isTick = (event: EventMessage) => isTickOf(event, saga.context, job.name);
-    const handle = async (event: EventMessage) => {
-      const tick = tickOf(event);
-      const outputs = await job.handle(tick, jobContext, services);
-      for (const output of outputs) {
-        if (!job.commands.includes(output.command.type)) throw new UndeclaredOutputError("UndeclaredCommand", job.subscription, String(output.command.type), job.commands);
-      }
-      const requests = outputs.map((output, index) => requestOf(output, event, index, runtime.clock.now()));
-      runtime.onDerived?.(job, tick, requests);
-      // As an event handler's: a rejected command reaches the saga's @OnRejected handler.
-      for (const request of requests) await sendDerived(saga, request, runtime);
+    const common = {
+      retry: { maxAttempts: policy.maxAttempts, backoff: policy.backoff },
+      ...blockingOf(job, runtime),
+      handle: (event: EventMessage, attempt: Parameters<Subscription["handle"]>[1]) => runner.run(event, attempt),
     };
-    if (!job.sharded) return [{ name: job.subscription, accepts: isTick, handle }];
+    if (!job.sharded) return [{ name: job.subscription, accepts: isTick, ...common }];
     // Sharded: progress is kept per partition (a checkpoint each, in the store the hosts share), as
     // Kafka consumer groups or Akka projections by slice do. Only the partition's owner runs it, and
     // an owner that gains a partition resumes from that partition's checkpoint. One checkpoint for
@@ -63,7 +50,7 @@ export function jobSubscriptions(saga: SagaRegistration, runtime: JobRuntime): S
       name: partitionSubscription(job.subscription, partition),
       accepts: (event: EventMessage) => isTick(event) && (event.body as TickedBody).partition === partition,
       active: () => runtime.ownership.owns(partition),
-      handle,
+      ...common,
     }));
   });
 }

@@ -15,6 +15,10 @@ import {
   parseInstanceId,
   SCHEDULE_AGGREGATE,
   TICK_KEY,
+  MAX_BACKFILL_SLOTS,
+  MAX_NOTE_LENGTH,
+  type BackfillBody,
+  type DisableBody,
   type DisabledBody,
   type EnableBody,
   type EnabledBody,
@@ -23,11 +27,8 @@ import {
   type TickedBody,
 } from "./job-messages.js";
 import { hasRule, ruleFrom, sameRule } from "./job-rules.js";
-
-/** A tick as the instance remembers it (the last few are listed as "last runs"). */
-export interface JobTick extends TickedBody {
-  readonly at: number;
-}
+import type { CronNext } from "../cron/cron-next.js";
+import { toEpochMs } from "../model/schedule-rule.js";
 
 export interface JobInstanceState {
   readonly job?: string;
@@ -40,10 +41,9 @@ export interface JobInstanceState {
   /** The current tick timer and the last slot it ticked. */
   readonly timer?: string;
   readonly lastSlot: number;
-  readonly runs: readonly JobTick[];
+  /** An operator's pause: its note and when (epoch ms). */
+  readonly paused?: { readonly note: string; readonly at: number };
 }
-
-export const RUNS_KEPT = 10;
 
 export interface ScheduleAggregateOptions {
   readonly context: string;
@@ -52,6 +52,7 @@ export interface ScheduleAggregateOptions {
   readonly hostRule: (job: SagaJobRegistration) => JobRule;
   /** How many journal partitions there are: a sharded job's instances are `<job>#0` to `<job>#<partitions - 1>`. */
   readonly partitions: number;
+  readonly cronNext: CronNext;
 }
 
 export function scheduleAggregate(options: ScheduleAggregateOptions): AggregateRegistration<JobInstanceState> {
@@ -117,17 +118,41 @@ export function scheduleAggregate(options: ScheduleAggregateOptions): AggregateR
       existing: true,
       decide(state, command, scope) {
         const { job } = jobOf(command, true);
-        const b = body<{ host?: boolean }>(command);
+        const b = body<DisableBody>(command);
+        if (b.note !== undefined && (typeof b.note !== "string" || b.note.length > MAX_NOTE_LENGTH)) {
+          reject(ErrorCodes.CommandValidation, `note must be a string of at most ${MAX_NOTE_LENGTH} characters`);
+        }
         if (!state.enabled) return Decision.noOp;
         scope.cancelSchedule(TICK_KEY);
-        const disabled: DisabledBody & { host: boolean } = { job: job.name, host: b.host === true };
+        const disabled: DisabledBody = { job: job.name, host: b.host === true, ...(b.note === undefined ? {} : { note: b.note }) };
         return Decision.events({ type: JobEvents.Disabled, body: disabled });
+      },
+    },
+    [JobCommands.Backfill]: {
+      existing: true,
+      decide(state, command, scope) {
+        const { job, partition } = jobOf(command);
+        const b = body<Partial<BackfillBody>>(command);
+        const from = instantField(b.from, "from");
+        const to = instantField(b.to, "to");
+        if (from >= to) reject(ErrorCodes.CommandValidation, "from must be before to: the range is [from, to)");
+        if (to > scope.now) reject(ErrorCodes.CommandValidation, `to is after now (${new Date(scope.now).toISOString()}): a backfill runs past slots; later ones run when they come due`);
+        const rule = state.rule ?? options.hostRule(job);
+        const dues: number[] = [];
+        for (let due = options.cronNext(rule.expression, rule.zone, from - 1, to); due !== undefined && due < to; due = options.cronNext(rule.expression, rule.zone, due, to)) {
+          if (dues.length === MAX_BACKFILL_SLOTS) reject(ErrorCodes.CommandValidation, `the range holds more than ${MAX_BACKFILL_SLOTS} slots of '${rule.expression}': backfill it in shorter ranges`);
+          dues.push(due);
+        }
+        if (dues.length === 0) reject(ErrorCodes.CommandValidation, `'${rule.expression}' (${rule.zone}) has no slot in that range`);
+        const ticks = dues.map((due, i): TickedBody => ({ job: job.name, slot: i + 1, due, skipped: 0, manual: false, backfill: true, ...(partition === undefined ? {} : { partition }) }));
+        return Decision.events(...ticks.map((ticked) => ({ type: JobEvents.Ticked, body: ticked })));
       },
     },
     [JobCommands.Trigger]: {
       existing: true,
       decide(state, command, scope) {
         const { job, partition } = jobOf(command);
+        if (Object.keys(body<object>(command)).length > 0) reject(ErrorCodes.CommandValidation, "wow.schedule.Trigger runs the job now and takes no fields: to run past slots, send wow.schedule.Backfill with {from, to}");
         const ticked: TickedBody = { job: job.name, slot: 0, due: scope.now, skipped: 0, manual: true, ...(partition === undefined ? {} : { partition }) };
         return Decision.events({ type: JobEvents.Ticked, body: ticked });
       },
@@ -152,25 +177,26 @@ export function scheduleAggregate(options: ScheduleAggregateOptions): AggregateR
     hasCreateCommand: false,
     // An instance ticks for ever: a decision folds the events since the latest snapshot, not every tick since it was enabled.
     snapshots: { every: 64 },
-    initialState: () => ({ enabled: false, disabledByOperator: false, own: false, lastSlot: 0, runs: [] }),
+    initialState: () => ({ enabled: false, disabledByOperator: false, own: false, lastSlot: 0 }),
     commands,
     events: {
       [JobEvents.Enabled]: (state, event) => {
         const b = event.body as EnabledBody;
-        return { ...state, job: b.job, enabled: true, disabledByOperator: false, rule: b.rule, own: b.own, ...(b.partition === undefined ? {} : { partition: b.partition }) };
+        const { paused: _paused, ...rest } = state;
+        return { ...rest, job: b.job, enabled: true, disabledByOperator: false, rule: b.rule, own: b.own, ...(b.partition === undefined ? {} : { partition: b.partition }) };
       },
       [JobEvents.Rescheduled]: (state, event) => {
         const b = event.body as EnabledBody;
         return { ...state, job: b.job, rule: b.rule, own: true };
       },
       [JobEvents.Disabled]: (state, event) => {
-        const b = event.body as { host?: boolean };
-        return { ...state, enabled: false, disabledByOperator: b.host !== true };
+        const b = event.body as DisabledBody;
+        const operator = b.host !== true;
+        return { ...state, enabled: false, disabledByOperator: operator, ...(operator ? { paused: { note: b.note ?? "", at: event.createdAt } } : {}) };
       },
       [JobEvents.Ticked]: (state, event) => {
         const b = event.body as TickedBody;
-        const runs = [...state.runs, { ...b, at: event.createdAt }].slice(-RUNS_KEPT);
-        return b.manual ? { ...state, runs } : { ...state, lastSlot: b.slot, runs };
+        return b.manual || b.backfill === true ? state : { ...state, lastSlot: b.slot };
       },
       [SystemEvents.ScheduleSet]: (state, event) => {
         const b = event.body as ScheduleSetBody;
@@ -184,4 +210,15 @@ export function scheduleAggregate(options: ScheduleAggregateOptions): AggregateR
       },
     },
   };
+}
+
+/** A backfill's bound: an ISO-8601 instant with its offset, or epoch ms. */
+function instantField(value: unknown, field: string): number {
+  if (value === undefined) reject(ErrorCodes.CommandValidation, `${field} is required: an ISO-8601 instant such as 2026-11-30T00:00:00Z`);
+  if (typeof value !== "string" && typeof value !== "number") reject(ErrorCodes.CommandValidation, `${field} must be an ISO-8601 instant or epoch milliseconds`);
+  try {
+    return toEpochMs(value);
+  } catch (error) {
+    return reject(ErrorCodes.CommandValidation, `${field}: ${(error as Error).message}`);
+  }
 }

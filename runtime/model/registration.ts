@@ -1,3 +1,4 @@
+import type { DurationInput } from "./duration.js";
 import type { CommandMessage, EventMessage } from "./messages.js";
 import type { DecideScope } from "./decide-scope.js";
 import type { Decision } from "./decision.js";
@@ -6,6 +7,18 @@ import type { Decision } from "./decision.js";
 export type Services = Readonly<Record<string, unknown>>;
 
 /** How one command type is decided. Plain data + functions: generated `define…` wrappers produce it. */
+/**
+ * Attempts and backoff after technical failures (`@Retry`, `retry = { … }`): after the n-th failure
+ * the next attempt waits min(maxBackoff, backoff · 2^(n-1)); after `maxAttempts` the work is parked.
+ * Absent fields take the host's defaults (`wow.timers`).
+ */
+export interface RetryPolicy {
+  readonly maxAttempts?: number;
+  /** The first delay (ms, or a duration such as "1s"). */
+  readonly backoff?: DurationInput;
+  readonly maxBackoff?: DurationInput;
+}
+
 export interface CommandRegistration<S = any, B = any> {
   /** `@CreateAggregate`: only starts a new aggregate. */
   readonly create?: boolean;
@@ -24,6 +37,8 @@ export interface CommandRegistration<S = any, B = any> {
    * bodies against (`x-wow-decode` marks values it decodes: an instant to epoch ms, a duration to ms).
    */
   readonly bodySchema?: object;
+  /** `@Retry` of a command a timer delivers: its attempts and backoff on technical failures (default `wow.timers`). */
+  readonly retry?: RetryPolicy;
   decide(state: S, command: CommandMessage<B>, scope: DecideScope, services: Services): Decision | Promise<Decision>;
 }
 

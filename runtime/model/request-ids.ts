@@ -10,3 +10,12 @@ export function slotRequestId(timer: string, slot: number): string {
 export function derivedRequestId(eventId: string, index: number): string {
   return `${eventId}-${index}`;
 }
+
+/**
+ * The request id of the `index`-th command a job's run derives for the slot of `instance` (a refKey)
+ * due at `due`: the same for the scheduled run and any backfill of that slot, so a slot run again
+ * sends nothing new.
+ */
+export function jobSlotRequestId(instance: string, due: number, index: number): string {
+  return `${instance}@${due}-${index}`;
+}

@@ -2,7 +2,8 @@
 // wrappers. Types only; the runtime that subscribes, delivers and runs jobs consumes this shape.
 import type { AggregateRef, TargetRef } from "./aggregate-ref.js";
 import type { CommandDraft, CommandMessage, EventMessage } from "./messages.js";
-import type { Services } from "./registration.js";
+import type { DurationInput } from "./duration.js";
+import type { RetryPolicy, Services } from "./registration.js";
 import type { Misfire, ScheduleRule } from "./schedule-rule.js";
 
 /** One due slot of an `@OnSchedule` job, as its handler receives it. */
@@ -19,6 +20,8 @@ export interface ScheduleTick {
   readonly skipped: number;
   /** The journal partition, for sharded jobs. */
   readonly partition?: number;
+  /** Why it runs: its slot came due, an operator's trigger, or a backfill of a past range. */
+  readonly kind: "scheduled" | "manual" | "backfill";
 }
 
 /** What a saga's event handler returns: commands to send, and schedules it asks targets to set or cancel. */
@@ -47,7 +50,12 @@ export interface SagaContext {
 /** Builds a job's commands. */
 export interface JobContext {
   command(target: AggregateRef, command: CommandDraft): JobCommand;
+  /** Aborts when the run passes its timeout or the host stops: what it returns after that is not sent. */
+  readonly signal: AbortSignal;
 }
+
+/** What a job does when its next slot comes while a run of the same instance is in progress. */
+export type OverlapPolicy = "BUFFER_ALL" | "BUFFER_ONE" | "SKIP";
 
 /** A command this saga sent (or asked a target to schedule) that its target rejected. */
 export interface CommandRejection<B = unknown> {
@@ -63,7 +71,11 @@ interface SagaFunction {
   readonly subscription: string;
   /** Qualified names of the services the handler gets. */
   readonly services?: readonly string[];
-  /** `@Blocking`: run off the event loop's fast path. */
+  /**
+   * `@Blocking`: the handler may be slow (I/O that takes seconds). It runs beside its subscription's
+   * ordered loop: events of different aggregates (a job: runs of different instances) side by side,
+   * up to `wow.subscriptions.blocking-concurrency` at once; those of one aggregate still in order.
+   */
   readonly blocking: boolean;
 }
 
@@ -89,6 +101,14 @@ export interface SagaJobRegistration extends SagaFunction {
   readonly sharded: boolean;
   readonly misfire: Misfire;
   readonly commands: readonly string[];
+  /** `overlap = …` (default BUFFER_ALL: slots queue in order). */
+  readonly overlap?: OverlapPolicy;
+  /** `timeout = …`: a run past it fails (and is retried as a failure). */
+  readonly timeout?: DurationInput;
+  /** `retry = { … }` (default `wow.timers`). */
+  readonly retry?: RetryPolicy;
+  /** `jitter = …`: each slot runs up to this much after its due time, by a delay fixed per slot. */
+  readonly jitter?: DurationInput;
   handle(tick: ScheduleTick, context: JobContext, services: Services): readonly JobCommand[] | Promise<readonly JobCommand[]>;
 }
 

@@ -41,6 +41,11 @@ export class AggregateRegistry {
     return route && route.aggregate.context === context && route.aggregate.aggregate === aggregate ? route : undefined;
   }
 
+  /** Every command type with its route (system commands aside). */
+  commands(): IterableIterator<[string, CommandRoute]> {
+    return this.routes.entries();
+  }
+
   aggregate(context: string, aggregate: string): AggregateRegistration | undefined {
     return this.aggregates.get(`${context}.${aggregate}`);
   }

@@ -14,9 +14,10 @@ export const sagaContext: SagaContext = {
   cancel: (key: string, target: TargetRef): SagaCommand => ({ kind: "cancel", key, target }),
 };
 
-export const jobContext: JobContext = {
-  command: (target: AggregateRef, command: CommandDraft): JobCommand => ({ kind: "command", target, command }),
-};
+/** A run's context: its commands, and the signal that aborts at its timeout or the host's stop. */
+export function jobContextOf(signal: AbortSignal): JobContext {
+  return { command: (target: AggregateRef, command: CommandDraft): JobCommand => ({ kind: "command", target, command }), signal };
+}
 
 function causationOf(event: EventMessage): Causation {
   return { aggregate: event.aggregate, version: event.version, commandId: event.commandId, requestId: event.requestId };
@@ -26,9 +27,8 @@ function resolve(target: TargetRef, event: EventMessage): AggregateRef {
   return { context: target.context, aggregate: target.aggregate, id: target.id, tenantId: target.tenantId ?? event.aggregate.tenantId };
 }
 
-/** The message a saga output sends: the command itself, or a request to the target to (un)schedule it. */
-export function requestOf(output: SagaCommand | JobCommand, event: EventMessage, index: number, now: number): CommandMessage {
-  const requestId = derivedRequestId(event.eventId, index);
+/** The message a saga output sends: the command itself, or a request to the target to (un)schedule it (request id `<eventId>-<index>` unless given). */
+export function requestOf(output: SagaCommand | JobCommand, event: EventMessage, index: number, now: number, requestId = derivedRequestId(event.eventId, index)): CommandMessage {
   const aggregate = resolve(output.target, event);
   const base = { commandId: requestId, requestId, aggregate, createdAt: now, causation: causationOf(event) };
   switch (output.kind) {

@@ -2,6 +2,7 @@
 // what it returns (in order), and hand rejections to the saga's `@OnRejected` handler (`sendDerived`,
 // which its jobs use too).
 import type { Clock } from "../clock.js";
+import { refKey } from "../model/aggregate-ref.js";
 import type { CommandResult } from "../model/command-result.js";
 import { ErrorCodes, UndeclaredOutputError } from "../model/errors.js";
 import type { CommandMessage, EventMessage } from "../model/messages.js";
@@ -18,6 +19,13 @@ export interface SagaRuntime {
   readonly events: EventStore;
   readonly clock: Clock;
   readonly services: Services;
+  /** `@Blocking` handlers' events in flight at once, per subscription (default 8). */
+  readonly blockingConcurrency?: number;
+}
+
+/** A `@Blocking` handler's side-by-side settings: concurrent across aggregates, in order within one. */
+export function blockingOf(fn: { readonly blocking: boolean }, runtime: SagaRuntime): Pick<Subscription, "concurrency" | "orderKey"> {
+  return fn.blocking ? { concurrency: runtime.blockingConcurrency ?? 8, orderKey: (event: EventMessage) => refKey(event.aggregate) } : {};
 }
 
 export function sagaSubscriptions(saga: SagaRegistration, runtime: SagaRuntime): Subscription[] {
@@ -25,6 +33,7 @@ export function sagaSubscriptions(saga: SagaRegistration, runtime: SagaRuntime):
     const services = servicesFor(fn.services, runtime.services, fn.subscription);
     return {
       name: fn.subscription,
+      ...blockingOf(fn, runtime),
       accepts: (event: EventMessage) => event.type === eventType,
       handle: async (event: EventMessage) => {
         const outputs = await fn.handle(event, sagaContext, services);
@@ -46,15 +55,16 @@ function checkDeclared(fn: SagaEventRegistration, output: SagaCommand): void {
 /**
  * Sends a command the saga derived (from an event, or a job's tick) and hands its rejection to the
  * saga's `@OnRejected` handler: it gets the rejections of every command the saga sent. A handler that
- * throws fails the delivery, which the subscription retries, then parks.
+ * throws fails the delivery, which the subscription retries, then parks. Returns the rejection's code.
  */
-export async function sendDerived(saga: SagaRegistration, request: CommandMessage, runtime: SagaRuntime): Promise<void> {
+export async function sendDerived(saga: SagaRegistration, request: CommandMessage, runtime: SagaRuntime): Promise<string | undefined> {
   const result = await runtime.send(request);
   // No aggregate takes it (not even the schedule request's target): a failure, retried then parked with
   // its reason, never a rejection that would go nowhere.
   if (isUnroutable(request, result)) throw new UnroutableCommandError(request);
   const code = await rejectionCode(result, request, runtime.events);
   if (code !== undefined) await deliverRejection(saga, request, code, result.errorMsg, runtime.services);
+  return code;
 }
 
 /**

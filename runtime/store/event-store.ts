@@ -89,4 +89,6 @@ export interface EventStore {
    * not yet visible to readers has no position below one that is.
    */
   read(after: number, limit: number): Promise<EventMessage[]>;
+  /** The position of the last committed event (0: none): how far behind a subscription is. */
+  lastPosition(): Promise<number>;
 }

@@ -40,6 +40,8 @@ export interface JobRun {
   readonly commands: readonly string[];
   /** The host that ran it. */
   readonly host: string;
+  /** The tick event it ran for (its causation). */
+  readonly tick?: string;
 }
 
 /** How one delivery attempt of a timer's slot ended. */

@@ -12,6 +12,8 @@ export interface Store {
   readonly timers: TimerStore;
   readonly subscriptions: SubscriptionStore;
   readonly runs: RunStore;
+  /** Throws when the store cannot take a write now (locked, read-only, unreachable): what readiness asks. */
+  probe?(): Promise<void>;
   /** Housekeeping for a moment with nothing due (e.g. SQLite's WAL checkpoint). */
   idle?(): Promise<void>;
   /** A consistent copy of the whole store, taken while it is in use, into `destination`. */

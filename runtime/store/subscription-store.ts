@@ -24,6 +24,8 @@ export interface SubscriptionStore {
   /** Parked events, in parking order; of aggregates in `tenantId` only, when given. */
   parked(limit?: number, tenantId?: string): Promise<ParkedEvent[]>;
   parkedEvent(id: string): Promise<ParkedEvent | undefined>;
+  /** How many events are parked. */
+  countParked(): Promise<number>;
   /** Removes a parked event (it was re-driven successfully). False if it was not parked. */
   unpark(id: string): Promise<boolean>;
   /** Remembers a job instance (`<context>.schedule` aggregate), for listings. */

@@ -88,6 +88,8 @@ export interface TimerStore {
   settle(settlements: readonly TimerSettlement[]): Promise<void>;
   /** The earliest fireAt of a pending timer. */
   nextDueAt(): Promise<number | undefined>;
+  /** How many pending timers are due by `now` (fireAt ≤ now), and how many are parked: for metrics. */
+  counts(now: number): Promise<{ readonly due: number; readonly parked: number }>;
   timer(id: string): Promise<TimerRow | undefined>;
   /** Pending and parked timers an aggregate owns, by key. */
   timersOf(owner: AggregateRef): Promise<TimerRow[]>;

@@ -11,13 +11,32 @@ import type { EventMessage } from "../model/messages.js";
 import type { EventStore } from "../store/event-store.js";
 import { parkedId, type ParkedEvent, type SubscriptionStore } from "../store/subscription-store.js";
 import { backoffDelay } from "../model/backoff.js";
+import { SideBySide } from "./side-by-side.js";
+
+/** Which attempt of an event a handler is making, and the signal that aborts when the host stops. */
+export interface HandleAttempt {
+  /** 1 for the first. */
+  readonly number: number;
+  /** The last attempt: failing it parks the event. */
+  readonly last: boolean;
+  readonly signal: AbortSignal;
+}
 
 /** One durable subscription: a name (`<processor>.<function>`), which events it takes, and its handler. */
 export interface Subscription {
   readonly name: string;
   accepts(event: EventMessage): boolean;
   /** Throws on a technical failure (retried, then parked). */
-  handle(event: EventMessage): Promise<void>;
+  handle(event: EventMessage, attempt: HandleAttempt): Promise<void>;
+  /** Its own retry policy (default: the service's). */
+  readonly retry?: { readonly maxAttempts: number; readonly backoff: Backoff };
+  /**
+   * `@Blocking`: events handled side by side, up to this many at once (default 1: one after another).
+   * Events with the same `orderKey` still go in journal order; the checkpoint passes a batch once all
+   * of its events are settled.
+   */
+  readonly concurrency?: number;
+  orderKey?(event: EventMessage): string;
   /**
    * Whether this host runs the subscription now (default: always). A sharded job's partition
    * (`<name>#<partition>`) is active only while this host owns the partition: while inactive its
@@ -60,6 +79,10 @@ interface Worker {
   flushedAt: number;
   /** Its loop: passes (the loop's, `drain`'s) run one at a time per subscription. */
   readonly loop: PollLoop<{ readonly read: number; readonly again: boolean }>;
+  /** A `@Blocking` subscription's events in flight. */
+  side?: SideBySide | undefined;
+  /** Its position's writes, one after another. */
+  writes: Promise<void>;
 }
 
 export class SubscriptionService {
@@ -99,6 +122,7 @@ export class SubscriptionService {
         position: undefined,
         persisted: 0,
         flushedAt: 0,
+        writes: Promise.resolve(),
         // A pass that read events polls again at once: there may be more.
         loop: new PollLoop({
           name: `subscription ${subscription.name}`,
@@ -144,6 +168,12 @@ export class SubscriptionService {
   async stop(): Promise<void> {
     const workers = [...this.workers.values()];
     await Promise.all(workers.map((w) => w.loop.stop()));
+    // A @Blocking subscription's events in flight end (their retries cut short), and its position is written.
+    await Promise.all(workers.map(async (w) => {
+      await w.side?.drained();
+      await w.writes;
+      w.side = undefined;
+    }));
     for (const worker of workers) {
       // A position not written is read again at the next start: its events are passed over once more, harmlessly.
       await this.flush(worker).catch((error: unknown) => this.onError(error));
@@ -171,7 +201,10 @@ export class SubscriptionService {
   async reset(subscription: string, position: number): Promise<void> {
     const worker = this.workers.get(subscription);
     // Set before the write: a pass in progress sees its position moved and leaves it (the reset wins).
-    if (worker) worker.position = position;
+    if (worker) {
+      worker.position = position;
+      worker.side = undefined;
+    }
     await this.store.saveCheckpoint(subscription, position);
     if (worker) worker.persisted = position;
     this.wake();
@@ -187,7 +220,7 @@ export class SubscriptionService {
     const subscription = entry && this.workers.get(entry.subscription)?.subscription;
     if (!entry || !subscription) return { found: false, ok: false };
     try {
-      await subscription.handle(entry.event);
+      await subscription.handle(entry.event, { number: entry.attempts + 1, last: true, signal: new AbortController().signal });
     } catch (error) {
       const message = describe(error);
       await this.store.park({ ...entry, attempts: entry.attempts + 1, error: message, parkedAt: this.clock.now() });
@@ -206,6 +239,7 @@ export class SubscriptionService {
     const { subscription } = worker;
     if (!this.isActive(worker)) return 0;
     let position = worker.position ?? (await this.load(worker));
+    if ((subscription.concurrency ?? 1) > 1) return this.catchUpSideBySide(worker, position, await this.read(worker.side?.dispatched ?? position), signal);
     const events = await this.read(position);
     for (const event of events) {
       // Moved meanwhile (an operator's reset), stopping, or the partition went to another host: leave the rest.
@@ -226,6 +260,54 @@ export class SubscriptionService {
     this.notifyWaiters();
     if (this.clock.now() - worker.flushedAt >= SKIP_FLUSH_MS) await this.flush(worker);
     return events.length;
+  }
+
+  /**
+   * A `@Blocking` subscription's pass: each event it takes is dispatched as it is read (SideBySide),
+   * and the position follows what is settled, written as it moves.
+   */
+  private async catchUpSideBySide(worker: Worker, from: number, events: readonly EventMessage[], signal: AbortSignal): Promise<number> {
+    const { subscription } = worker;
+    let side = worker.side;
+    if (side === undefined || side.dispatched < from) {
+      const fresh: SideBySide = new SideBySide(from, subscription.concurrency ?? 1, subscription.orderKey ?? (() => ""), (event, cut) => this.handleWithRetries(subscription, event, cut), () => this.settle(worker, fresh));
+      worker.side = side = fresh;
+    }
+    const mine = side;
+    const start = side.dispatched;
+    const fresh = events.filter((event) => event.position! > start);
+    for (const event of fresh) {
+      if (signal.aborted || worker.side !== mine || !this.isActive(worker)) break;
+      if (!subscription.accepts(event)) mine.pass(event);
+      else if (!(await mine.dispatch(event, signal))) break;
+    }
+    this.settle(worker, mine);
+    return fresh.length;
+  }
+
+  /** A side-by-side subscription's settled position, moved in memory and written (one write at a time). */
+  private settle(worker: Worker, side: SideBySide): void {
+    if (worker.side !== side) return; // reset or inactive meanwhile: that position is not this one's
+    const position = side.settled();
+    if (worker.position !== undefined && position <= worker.position) return;
+    worker.position = position;
+    this.notifyWaiters();
+    worker.writes = worker.writes.then(async () => {
+      if (worker.side !== side || position <= worker.persisted) return;
+      await this.store.saveCheckpoint(worker.subscription.name, position);
+      worker.persisted = position;
+      worker.flushedAt = this.clock.now();
+    }).catch((error: unknown) => this.onError(error));
+  }
+
+  /** Events each subscription has still to pass on this host, given the journal's last position. */
+  async lag(head: number): Promise<Map<string, number>> {
+    const lag = new Map<string, number>();
+    for (const worker of this.workers.values()) {
+      if (!(worker.subscription.active?.() ?? true)) continue;
+      lag.set(worker.subscription.name, Math.max(0, head - (worker.position ?? (await this.store.checkpoint(worker.subscription.name)))));
+    }
+    return lag;
   }
 
   /**
@@ -269,6 +351,7 @@ export class SubscriptionService {
   private isActive(worker: Worker): boolean {
     if (worker.subscription.active?.() ?? true) return true;
     worker.position = undefined;
+    worker.side = undefined;
     return false;
   }
 
@@ -307,12 +390,16 @@ export class SubscriptionService {
 
   /** True when the event is settled (handled or parked); false when stopping cut a retry short. */
   private async handleWithRetries(subscription: Subscription, event: EventMessage, signal: AbortSignal): Promise<boolean> {
+    const maxAttempts = subscription.retry?.maxAttempts ?? this.maxAttempts;
+    const backoff = subscription.retry?.backoff ?? this.backoff;
     for (let attempt = 1; ; attempt++) {
       try {
-        await subscription.handle(event);
+        await subscription.handle(event, { number: attempt, last: attempt >= maxAttempts, signal });
         return true;
       } catch (error) {
-        if (attempt >= this.maxAttempts) {
+        // Stopping cut the attempt short: not a failure; the event is read again at the next start.
+        if (signal.aborted) return false;
+        if (attempt >= maxAttempts) {
           const entry: ParkedEvent = {
             id: parkedId(subscription.name, event.position!),
             subscription: subscription.name,
@@ -326,7 +413,7 @@ export class SubscriptionService {
           this.onParked?.(entry);
           return true;
         }
-        await this.clock.sleep(backoffDelay(attempt, this.backoff), signal);
+        await this.clock.sleep(backoffDelay(attempt, backoff), signal);
         if (signal.aborted) return false;
       }
     }

@@ -2,7 +2,10 @@ import type { WowConfig } from "../config/types.js";
 import type { CronNext } from "../cron/cron-next.js";
 import type { Host } from "../hosting/core-host.js";
 import { createHost, type WowHost } from "../hosting/create-host.js";
-import { instanceId, JobCommands, SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
+import { silentLogger, type Logger } from "../ops/log.js";
+import type { ParkedAlert } from "../ops/alerts.js";
+import type { JobRun, RunQuery } from "../store/run-store.js";
+import { instanceId, JOB_VERBS, JobCommands, SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
 import type { PartitionOwnership } from "../jobs/partition-ownership.js";
 import { aggregateRef, DEFAULT_TENANT } from "../model/aggregate-ref.js";
 import { commandMessage } from "../model/messages.js";
@@ -41,6 +44,8 @@ export interface ScheduleSpecOptions {
   readonly config?: WowConfig;
   readonly ownership?: PartitionOwnership;
   readonly subscriptions?: SubscriptionOptions;
+  /** The host's log (default: nothing logged). */
+  readonly logger?: Logger;
 }
 
 /** A tick a job handled, and the commands its handler derived from it. */
@@ -108,6 +113,10 @@ export class ScheduleSpec {
   readonly sent: SentCommand[] = [];
   /** Polls that failed as a whole (a store error): `advanceTime` rethrows the first of its own. */
   readonly errors: unknown[] = [];
+  /** Job runs that failed (retrying, failed, parked), as `onJobFailed` heard them. */
+  readonly failedRuns: JobRun[] = [];
+  /** Timers and events parked, as `onParked` heard them. */
+  readonly parkedAlerts: ParkedAlert[] = [];
   /** Running, stopped by `stop()` (downtime until `start()`), or not started yet (started on first use). */
   private state: "new" | "running" | "stopped" = "new";
 
@@ -125,8 +134,12 @@ export class ScheduleSpec {
       ...(options.config ? { config: options.config } : {}),
       ...(options.ownership ? { ownership: options.ownership } : {}),
       ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
+      logger: options.logger ?? silentLogger,
+      hostId: "spec",
       onDelivery: (d) => this.sent.push(sentCommand(d)),
       onDerived: (job, tick, commands) => this.derived.push({ job: job.name, tick, commands }),
+      onJobFailed: (run) => this.failedRuns.push(run),
+      onParked: (parked) => this.parkedAlerts.push(parked),
       onError: (error) => this.errors.push(error),
     });
     this.host = this.app.core;
@@ -140,6 +153,31 @@ export class ScheduleSpec {
     const ref = aggregateRef(context, SCHEDULE_AGGREGATE, instanceId(job, partition), tenantId ?? DEFAULT_TENANT);
     await this.startOnFirstUse();
     return this.app.send(commandMessage(JobCommands.Enable, rule, ref));
+  }
+
+  /** An operator's `wow.schedule.<verb>` on a job instance (disable with `{ note }`, trigger, backfill with `{ from, to }`). */
+  async schedule(verb: "disable" | "trigger" | "backfill" | "reschedule", job: string, body: Record<string, unknown> = {}, options: Omit<EnableOptions, "expression" | "zone" | "misfire"> = {}): Promise<CommandResult> {
+    const context = options.context ?? this.context;
+    if (context === undefined) throw new Error(`${verb}: no context (give sagas or options.context)`);
+    const ref = aggregateRef(context, SCHEDULE_AGGREGATE, instanceId(job, options.partition), options.tenantId ?? DEFAULT_TENANT);
+    await this.startOnFirstUse();
+    return this.app.send(commandMessage(JOB_VERBS[verb]!, body, ref));
+  }
+
+  /** An instance's run log, oldest first (every page). */
+  async runs(job: string, options: Omit<EnableOptions, "expression" | "zone" | "misfire"> & { readonly outcome?: RunQuery["outcome"] } = {}): Promise<JobRun[]> {
+    const context = options.context ?? this.context;
+    const log = this.app.ops.runs;
+    if (context === undefined || log === undefined) return [];
+    const all: JobRun[] = [];
+    let cursor: string | undefined;
+    do {
+      const query: RunQuery = { context, instance: instanceId(job, options.partition), tenantId: options.tenantId ?? DEFAULT_TENANT, limit: 500, ...(options.outcome ? { outcome: options.outcome } : {}), ...(cursor ? { cursor } : {}) };
+      const page = await log.runs(query);
+      all.push(...page.items);
+      cursor = page.next;
+    } while (cursor !== undefined);
+    return all.reverse();
   }
 
   /** The commands the jobs' handlers derived so far, in order. */

@@ -19,6 +19,10 @@ import { backoffDelay } from "../model/backoff.js";
 import { scheduledCommand } from "./scheduled-command.js";
 import { planSlot, type SlotPlan } from "./slot-plan.js";
 import { resolveTimerOptions, type ResolvedTimerOptions, type TimerOptions } from "./timer-options.js";
+import type { DeliveryOutcome } from "../ops/metrics.js";
+import { retryOf, type RetryDefaults } from "../model/retry-policy.js";
+import type { RunStore, TimerAttempt } from "../store/run-store.js";
+import { timeOrderedId } from "../processing/time-ordered-id.js";
 
 /** What happened to one delivery: a result (decided, rejected or duplicate), or a technical failure. */
 export interface Delivery {
@@ -27,6 +31,9 @@ export interface Delivery {
   readonly result?: CommandResult;
   readonly error?: unknown;
   readonly parked: boolean;
+  /** The timer's slot, and which attempt at it this was (1 for the first). */
+  readonly timer: { readonly id: string; readonly slot: number; readonly due: number; readonly attempt: number; readonly tenantId: string };
+  readonly outcome: DeliveryOutcome;
 }
 
 export interface TimerServiceOptions extends TimerOptions {
@@ -42,6 +49,8 @@ export interface TimerServiceOptions extends TimerOptions {
   /** The store's housekeeping for a moment with nothing due (a WAL checkpoint). */
   readonly idle?: () => Promise<void>;
   readonly onDelivery?: (delivery: Delivery) => void;
+  /** Where each delivery attempt is recorded (`GET /wow/timers/{id}/attempts`); none: not recorded. */
+  readonly attempts?: RunStore;
   /** A poll that failed as a whole (the store, not a command); the loop goes on. */
   readonly onError?: (error: unknown) => void;
 }
@@ -71,6 +80,11 @@ export class TimerService {
   private readonly onDelivery: ((delivery: Delivery) => void) | undefined;
   private readonly onError: (error: unknown) => void;
   private readonly loop: PollLoop<TimerPoll>;
+  private readonly attemptLog: RunStore | undefined;
+  /** Attempts of the poll in hand, recorded at its end. */
+  private attempts: TimerAttempt[] = [];
+  /** `@Retry` of the commands that declare one; the rest retry by `wow.timers`. */
+  private readonly retries = new Map<string, RetryDefaults>();
   /** When the store's housekeeping last ran (on the clock), and whether timers were delivered since. */
   private idledAt = -Infinity;
   private deliveredSinceIdle = false;
@@ -87,6 +101,10 @@ export class TimerService {
     this.idle = options.idle;
     this.onDelivery = options.onDelivery;
     this.onError = options.onError ?? ((error) => console.error("wow.timers: poll failed", error));
+    this.attemptLog = options.attempts;
+    // Checked now: a host whose registrations carry a retry policy out of range does not start.
+    const defaults = { maxAttempts: this.options.maxAttempts, backoff: this.options.backoff };
+    for (const [type, route] of this.registry.commands()) if (route.command.retry !== undefined) this.retries.set(type, retryOf(route.command.retry, defaults, `command ${type}`));
     this.loop = new PollLoop({ name: "timers", clock: this.clock, interval: this.options.pollInterval, poll: () => this.poll(), onError: this.onError });
   }
 
@@ -144,7 +162,11 @@ export class TimerService {
     const limit = this.options.batchSize;
     const batch = await this.timers.claimDue(now, limit, { owner: this.owner, until: now + this.options.lease });
     if (batch.timers.length > 0) {
-      await this.deliverBatch(batch, now);
+      try {
+        await this.deliverBatch(batch, now);
+      } finally {
+        await this.recordAttempts();
+      }
       this.deliveredSinceIdle = true;
     }
     if (batch.timers.length >= limit) return { claimed: batch.timers.length, again: true };
@@ -213,7 +235,7 @@ export class TimerService {
         const i = taken[k]!;
         const decision = decisions[i]!;
         if (outcome.ok) {
-          if (decision.kind === "decided") this.onDelivery?.({ command: commands[i]!, sentAt: now, result: resultOf(commands[i]!, decision.decided, outcome.appended), parked: false });
+          if (decision.kind === "decided") this.report(rows[i]!, commands[i]!, now, { result: resultOf(commands[i]!, decision.decided, outcome.appended) });
         } else if (outcome.error instanceof UnstorableCommitError) {
           // Deciding it again would build the same commit: this attempt failed, and counts.
           settled.push(this.failed(rows[i]!, commands[i]!, now, outcome.error));
@@ -255,23 +277,50 @@ export class TimerService {
       // No aggregate handles it (a typo, a type this deploy dropped): no target decided it, so it is not a
       // rejection that ends the timer; retried, then parked, until a deploy handles it and an operator re-drives.
       if (isUnroutable(command, result)) throw new UnroutableCommandError(command);
-      this.onDelivery?.({ command, sentAt: now, result, parked: false });
+      this.report(row, command, now, { result });
       return settlementOf(row, plan);
     } catch (error) {
       return this.failed(row, command, now, error);
     }
   }
 
-  /** A technical failure: retried after a backoff, or parked once the attempts are spent. */
+  /** A technical failure: retried after a backoff, or parked once the attempts are spent (the command's `@Retry`, else `wow.timers`). */
   private failed(row: TimerRow, command: CommandMessage, sentAt: number, error: unknown): TimerSettlement {
     const attempts = row.attempts + 1;
     const message = describe(error);
-    const parked = attempts >= this.options.maxAttempts;
-    this.onDelivery?.({ command, sentAt, error, parked });
+    const retry = this.retries.get(command.type) ?? this.options;
+    const parked = attempts >= retry.maxAttempts;
+    this.report(row, command, sentAt, { error, parked });
     const at = this.clock.now();
     return parked
       ? { id: row.id, slot: row.slot, outcome: { kind: "park", attempts, error: message, at } }
-      : { id: row.id, slot: row.slot, outcome: { kind: "retry", attempts, error: message, fireAt: at + backoffDelay(attempts, this.options.backoff) } };
+      : { id: row.id, slot: row.slot, outcome: { kind: "retry", attempts, error: message, fireAt: at + backoffDelay(attempts, retry.backoff) } };
+  }
+
+  /** One delivery attempt: to the observer, and into the attempts recorded at the poll's end. */
+  private report(row: TimerRow, command: CommandMessage, sentAt: number, what: { readonly result?: CommandResult; readonly error?: unknown; readonly parked?: boolean }): void {
+    const schedule = command.schedule!;
+    const outcome: DeliveryOutcome = what.result === undefined ? (what.parked === true ? "parked" : "retrying") : what.result.outcome === "decided" ? "decided" : what.result.outcome;
+    const timer = { id: row.id, slot: schedule.slot, due: schedule.due, attempt: row.attempts + 1, tenantId: row.owner.tenantId };
+    if (this.attemptLog !== undefined) {
+      const error = what.result === undefined ? describe(what.error) : what.result.succeeded ? undefined : `${what.result.errorCode}: ${what.result.errorMsg}`;
+      this.attempts.push({ id: timeOrderedId(sentAt), timer: row.id, slot: timer.slot, due: timer.due, at: sentAt, outcome, attempt: timer.attempt, host: this.owner, tenantId: timer.tenantId, ...(error === undefined ? {} : { error }) });
+    }
+    this.onDelivery?.({
+      command,
+      sentAt,
+      parked: what.parked === true,
+      timer,
+      outcome,
+      ...(what.result === undefined ? { error: what.error } : { result: what.result }),
+    });
+  }
+
+  private async recordAttempts(): Promise<void> {
+    if (this.attempts.length === 0) return;
+    const attempts = this.attempts;
+    this.attempts = [];
+    await this.attemptLog!.recordAttempts(attempts);
   }
 }
 

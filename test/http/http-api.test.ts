@@ -116,10 +116,13 @@ describe("schedule commands and listings", () => {
     const trigger = await s.call("POST", "/shop/schedule/report/wow.schedule.trigger", { token: ACME });
     expect(trigger.status).toBe(200);
     await eventually(async () => (await s.host.store.events.load(aggregateRef("shop", "Stock", "mug", "acme"))).events.some((e) => (e.body as { slot?: number }).slot === 0));
+    // The run is in the run log once its commands are decided.
+    await eventually(async () => (await s.call("GET", "/wow/jobs", { token: ACME })).json.jobs[0]?.lastRun !== undefined);
     const acme = await s.call("GET", "/wow/jobs", { token: ACME });
     expect(acme.json.jobs.map((j: any) => [j.id, j.tenantId, j.enabled, j.rule.expression, j.rule.zone])).toEqual([["report", "acme", true, "0 15 * * * *", "Europe/Paris"]]);
     expect(acme.json.jobs[0].nextFireTimes).toHaveLength(3);
-    expect(acme.json.jobs[0].lastRuns[0]).toMatchObject({ slot: 0, manual: true });
+    expect(acme.json.jobs[0].lastRun).toMatchObject({ slot: 0, kind: "manual", outcome: "succeeded", tenantId: "acme" });
+    expect(acme.json.jobs[0].lastRun.started).toMatch(/^\d{4}-\d\d-\d\dT/);
     const globex = await s.call("GET", "/wow/jobs", { token: GLOBEX });
     expect(globex.json.jobs).toEqual([]);
     const all = await s.call("GET", "/wow/jobs");

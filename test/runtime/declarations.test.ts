@@ -79,7 +79,7 @@ describe("a saga's and a job's commands are held to their declarations", () => {
 
   it("a job returning an undeclared command sends nothing, and its tick is parked", async () => {
     const job = receiveJob({ cron: "0 * * * * *", commands: [S.Release] }); // it sends shop.Receive
-    const spec = scheduleSpec({ aggregates: [order, stock], sagas: [shopSaga(probe(), [job])], services: { "shop.Suppliers": { delivered: async () => ["mug"] } }, start: START, subscriptions: { maxAttempts: 1 } });
+    const spec = scheduleSpec({ aggregates: [order, stock], sagas: [shopSaga(probe(), [job])], services: { "shop.Suppliers": { delivered: async () => ["mug"] } }, start: START, timers: { maxAttempts: 1 } });
     await spec.advanceTime("1m");
     const { events } = await spec.app.parked();
     expect(events.map((e) => [e.subscription, e.error.split(":")[0]])).toEqual([["ShopSaga.receive", "UndeclaredCommand"]]);

@@ -104,9 +104,11 @@ try {
     10_000,
   );
 
-  const jobs = (await call("GET", "/wow/jobs", undefined)) as { jobs: { id: string; rule: { expression: string }; nextFireTimes: string[]; lastRuns: unknown[] }[] };
+  const jobs = (await call("GET", "/wow/jobs", undefined)) as { jobs: { id: string; rule: { expression: string }; nextFireTimes: string[]; lastRun?: { outcome: string; durationMs: number } }[] };
   const job = jobs.jobs[0]!;
-  timeline.say(`GET /wow/jobs: ${job.id} '${job.rule.expression}', ${job.lastRuns.length} run(s), next at ${job.nextFireTimes[0]?.slice(11, 23)}`);
+  const runs = (await call("GET", `/wow/jobs/${job.id}/runs`, undefined)) as { runs: { slot: number; outcome: string }[] };
+  const last = job.lastRun ? `last run ${job.lastRun.outcome} in ${job.lastRun.durationMs} ms` : "no run yet";
+  timeline.say(`GET /wow/jobs: ${job.id} '${job.rule.expression}', ${last}, ${runs.runs.length} run(s) in its run log, next at ${job.nextFireTimes[0]?.slice(11, 23)}`);
   const a = await orderStatus("order-A");
   const b = await orderStatus("order-B");
   timeline.say(`order A is ${a} (its scheduled CancelOrder), order B is ${b}; ${ticksWithStock} stock receipt(s) from the job`);

@@ -114,6 +114,10 @@ export class MemoryStore implements Store, EventStore, TimerStore {
     return structuredClone(this.log.slice(Math.max(0, after), Math.max(0, after) + limit));
   }
 
+  async lastPosition(): Promise<number> {
+    return this.log.length;
+  }
+
   /** Claims by reading (one host: its poller is the only claimer); the timers stay due until settled. */
   async claimDue(now: number, limit: number, _lease: ClaimLease): Promise<DueBatch> {
     const due: TimerRow[] = [];
@@ -139,6 +143,16 @@ export class MemoryStore implements Store, EventStore, TimerStore {
       if (row && row.status === "pending" && row.fireAt === top.key) return top.key;
       this.due.pop();
     }
+  }
+
+  async counts(now: number): Promise<{ readonly due: number; readonly parked: number }> {
+    let due = 0;
+    let parked = 0;
+    for (const row of this.timers_.values()) {
+      if (row.status === "parked") parked++;
+      else if (row.status === "pending" && row.fireAt <= now) due++;
+    }
+    return { due, parked };
   }
 
   async settle(settlements: readonly TimerSettlement[]): Promise<void> {

@@ -27,6 +27,10 @@ export class MemorySubscriptionStore implements SubscriptionStore {
       .map((e) => structuredClone(e));
   }
 
+  async countParked(): Promise<number> {
+    return this.parkedEvents.size;
+  }
+
   async parkedEvent(id: string): Promise<ParkedEvent | undefined> {
     const entry = this.parkedEvents.get(id);
     return entry && structuredClone(entry);

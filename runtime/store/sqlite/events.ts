@@ -80,6 +80,10 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
+  async lastPosition(): Promise<number> {
+    return this.c.guard(() => this.c.stmt.lastPosition.get()?.position ?? 0);
+  }
+
   private flush(): void {
     const group = this.pending;
     this.pending = [];

@@ -39,6 +39,25 @@ export class SqliteStore implements Store {
   }
 
   /** Copies the WAL into the database file (a PASSIVE checkpoint: it never waits for other connections). */
+  /**
+   * Takes the write lock and lets it go, waiting at most 250 ms for it: a file another process holds
+   * locked, or that cannot be written, fails. A transaction already open on this connection holds the lock.
+   */
+  async probe(): Promise<void> {
+    const db = this.connection.db;
+    this.connection.guard(() => {
+      if (db.inTransaction) return;
+      const timeout = db.pragma("busy_timeout", { simple: true }) as number;
+      db.pragma("busy_timeout = 250");
+      try {
+        db.exec("BEGIN IMMEDIATE");
+        db.exec("ROLLBACK");
+      } finally {
+        db.pragma(`busy_timeout = ${timeout}`);
+      }
+    });
+  }
+
   async idle(): Promise<void> {
     this.connection.guard(() => this.connection.db.pragma("wal_checkpoint(PASSIVE)"));
   }

@@ -47,6 +47,9 @@ export const SQL = {
     LEFT JOIN wow_requests AS r ON r.request_id = wow_slot_request(t.id, t.slot) AND r.stream = t.stream
     ORDER BY t.due`,
   nextDueAt: "SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0",
+  countDue: "SELECT count(*) AS n FROM wow_timers WHERE status = 0 AND fire_at <= ?",
+  countParkedTimers: "SELECT count(*) AS n FROM wow_timers WHERE status = 1",
+  countParkedEvents: "SELECT count(*) AS n FROM wow_subscription_parked",
   /** Ends many slots at once: the parameter is a JSON array of [id, slot]. */
   settleDone: `DELETE FROM wow_timers WHERE rowid IN (
     SELECT t.rowid FROM json_each(?) AS j JOIN wow_timers AS t ON t.id = j.value ->> 0 AND t.slot = j.value ->> 1 AND t.status = 0)`,
@@ -161,6 +164,9 @@ export interface Statements {
   readonly saveCheckpoint: Database.Statement<[string, number]>;
   readonly park: Database.Statement<[string, string, number, string, number, string, number]>;
   readonly parkedEvents: Database.Statement<[number], ParkedEventRow>;
+  readonly countDue: Database.Statement<[number], { n: number }>;
+  readonly countParkedTimers: Database.Statement<[], { n: number }>;
+  readonly countParkedEvents: Database.Statement<[], { n: number }>;
   readonly parkedEventsOf: Database.Statement<[string, number], ParkedEventRow>;
   readonly parkedEvent: Database.Statement<[string], ParkedEventRow>;
   readonly unpark: Database.Statement<[string]>;

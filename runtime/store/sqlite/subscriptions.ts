@@ -35,6 +35,10 @@ export class SqliteSubscriptionStore implements SubscriptionStore {
     });
   }
 
+  async countParked(): Promise<number> {
+    return this.c.guard(() => this.c.stmt.countParkedEvents.get()!.n);
+  }
+
   async parkedEvent(id: string): Promise<ParkedEvent | undefined> {
     return this.c.guard(() => {
       const row = this.c.stmt.parkedEvent.get(id);

@@ -81,6 +81,10 @@ export class SqliteTimerStore implements TimerStore {
     });
   }
 
+  async counts(now: number): Promise<{ readonly due: number; readonly parked: number }> {
+    return this.c.guard(() => ({ due: this.c.stmt.countDue.get(now)!.n, parked: this.c.stmt.countParkedTimers.get()!.n }));
+  }
+
   async nextDueAt(): Promise<number | undefined> {
     return this.c.guard(() => {
       return this.c.stmt.nextDueAt.get()?.at ?? undefined;

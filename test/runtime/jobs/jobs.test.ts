@@ -51,7 +51,8 @@ describe.each(stores)("jobs ($name)", (store) => {
     expect((await s.store.events.load(aggregateRef("shop", "Stock", "mug"))).version).toBe(3);
     const [view] = await s.app.jobs.list();
     expect(view).toMatchObject({ id: "receive", enabled: true, scope: "SYSTEM", rule: { expression: "0 0 * * * *" }, nextFireTimes: [T0 + 4 * HOUR, T0 + 5 * HOUR, T0 + 6 * HOUR] });
-    expect(view!.lastRuns.map((r) => r.slot)).toEqual([3, 2, 1]);
+    expect(view!.lastRun).toMatchObject({ slot: 3, outcome: "succeeded", kind: "scheduled", due: T0 + 3 * HOUR });
+    expect((await s.runs("receive")).map((r) => [r.slot, r.outcome])).toEqual([[1, "succeeded"], [2, "succeeded"], [3, "succeeded"]]);
     await s.stop();
   });
 
@@ -171,8 +172,9 @@ describe.each(stores)("jobs ($name)", (store) => {
       services: { "shop.Suppliers": flaky },
       start: START,
       store: store.open(),
-      timers: { pollInterval: "1h" },
-      subscriptions: { pollInterval: "1h", maxAttempts: 2, backoff: { initial: "1s" } },
+      // A job retries by wow.timers' attempts and backoff unless it declares its own.
+      timers: { pollInterval: "1h", maxAttempts: 2, backoff: { initial: "1s" } },
+      subscriptions: { pollInterval: "1h" },
     });
     await s.advanceTime("1h");
     await s.advanceTime("2s");
@@ -181,7 +183,8 @@ describe.each(stores)("jobs ($name)", (store) => {
     expect(s.derived).toEqual([]);
     expect(await s.app.subscriptions.redrive(events[0]!.id)).toEqual({ found: true, ok: true });
     expect(s.derived.map((d) => [d.tick.slot, d.commands.map((c) => c.aggregate.id)])).toEqual([[1, ["mug"]]]);
-    expect(s.derived[0]!.commands[0]!.requestId).toBe(`${events[0]!.event.eventId}-0`);
+    // The slot's request ids: the instance and the slot's due time, whichever run sends them.
+    expect(s.derived[0]!.commands[0]!.requestId).toBe(`shop/(0)/receive@${T0 + HOUR}-0`);
     await s.stop();
   });
 

@@ -14,7 +14,8 @@ function spec(store: (typeof stores)[number], p: Probe, saga: SagaRegistration =
     sagas: [saga],
     start: START,
     store: store.open(),
-    timers: { pollInterval: "10m" },
+    // Event handlers retry by the subscriptions' options, jobs by wow.timers': the same here.
+    timers: { pollInterval: "10m", maxAttempts: 3, backoff: { initial: "1s", factor: 2 } },
     subscriptions: { pollInterval: "10m", maxAttempts: 3, backoff: { initial: "1s", factor: 2 } },
   });
 }

@@ -167,6 +167,102 @@ export const configSchema = {
             },
           },
         },
+        runs: {
+          type: "object",
+          additionalProperties: false,
+          description: "The run log: every job run and timer delivery attempt, kept in the store for operators.",
+          properties: {
+            enabled: {
+              type: "boolean",
+              description: "Record runs and attempts (default true).",
+            },
+            keep: {
+              type: ["string", "integer"],
+              minimum: 1,
+              pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+              description: "How long runs and attempts are kept (default \"30d\").",
+            },
+            "per-instance": {
+              type: "integer",
+              minimum: 1,
+              description: "Runs kept per job instance at most (default 10,000).",
+            },
+          },
+        },
+        log: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            level: {
+              enum: ["trace", "debug", "info", "warn", "error", "fatal", "silent"],
+              description: "The structured log's level (default info): one JSON line per job run, park, re-drive and admin action.",
+            },
+          },
+        },
+        metrics: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            enabled: {
+              type: "boolean",
+              description: "Count deliveries, runs, decisions and store errors for GET /wow/metrics (default true).",
+            },
+          },
+        },
+        alerts: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            webhook: {
+              type: "object",
+              additionalProperties: false,
+              required: ["url", "secret"],
+              description: "POSTs each alert as signed JSON (header Wow-Signature: t=<ms>,v1=<HMAC-SHA256 of \"<t>.<body>\">), retried with backoff.",
+              properties: {
+                url: {
+                  type: "string",
+                  pattern: "^https?://",
+                  description: "Where alerts are posted.",
+                },
+                secret: {
+                  type: "string",
+                  minLength: 16,
+                  description: "The HMAC key (at least 16 characters).",
+                },
+                events: {
+                  type: "array",
+                  items: {
+                    enum: ["job.failed", "timer.parked", "event.parked"],
+                  },
+                  uniqueItems: true,
+                  description: "The alerts it gets (default: all).",
+                },
+                "max-attempts": {
+                  type: "integer",
+                  minimum: 1,
+                  description: "Attempts per alert (default 8).",
+                },
+                timeout: {
+                  type: ["string", "integer"],
+                  minimum: 1,
+                  pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+                  description: "How long one POST may take (default \"10s\").",
+                },
+              },
+            },
+          },
+        },
+        subscriptions: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            "blocking-concurrency": {
+              type: "integer",
+              minimum: 1,
+              description: "Events a @Blocking handler's subscription handles at once (default 8); one aggregate's still in order.",
+            },
+          },
+        },
       },
     },
   },

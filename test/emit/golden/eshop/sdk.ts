@@ -117,6 +117,8 @@ export interface SagaContext<C extends Command = never, S extends Command = neve
 /** Builds a job's commands from `C`, each with its full target: an aggregate of the type that handles it. */
 export interface JobContext<C extends Command = never> {
   command<X extends C>(target: RefOf<X>, command: X): JobCommand<C>;
+  /** Aborts when the run passes its timeout or the host stops: what the job returns after that is not sent. */
+  readonly signal: AbortSignal;
 }
 
 /** A value or a promise of it: handlers may be async. */
