@@ -12,7 +12,7 @@ import type { JobContext, SagaJobRegistration, SagaRegistration, ScheduleTick } 
 import type { Alerts } from "../ops/alerts.js";
 import { errorField, type Logger } from "../ops/log.js";
 import type { MetricsSink } from "../ops/metrics.js";
-import { timeOrderedId } from "../processing/time-ordered-id.js";
+import { timeOrderedId } from "../model/time-ordered-id.js";
 import type { JobRun, RunOutcome, RunStore } from "../store/run-store.js";
 import { instanceKeyOf } from "../store/run-store.js";
 import { jobContextOf, requestOf } from "../sagas/saga-requests.js";

@@ -11,7 +11,7 @@ import { commandResult, duplicateMessage, unroutableResult } from "./command-res
 import { decide, expectConflict, resultOf, type DecideOptions } from "./decide.js";
 import { aggregateLocks, type KeyedLock } from "./keyed-lock.js";
 import { AggregateRegistry, type CommandRoute } from "./registry.js";
-import { timeOrderedId } from "./time-ordered-id.js";
+import { timeOrderedId } from "../model/time-ordered-id.js";
 
 export interface CommandProcessorOptions {
   readonly events: EventStore;

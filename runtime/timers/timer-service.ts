@@ -22,7 +22,7 @@ import { resolveTimerOptions, type ResolvedTimerOptions, type TimerOptions } fro
 import type { DeliveryOutcome } from "../ops/metrics.js";
 import { retryOf, type RetryDefaults } from "../model/retry-policy.js";
 import type { RunStore, TimerAttempt } from "../store/run-store.js";
-import { timeOrderedId } from "../processing/time-ordered-id.js";
+import { timeOrderedId } from "../model/time-ordered-id.js";
 
 /** What happened to one delivery: a result (decided, rejected or duplicate), or a technical failure. */
 export interface Delivery {

@@ -235,6 +235,14 @@ function walTradeoff(pages: number): { pages: number; decided_per_s: number; wal
   return JSON.parse(out.stdout.trim().split("\n").pop()!);
 }
 
+/** A whole host's delivery with the run log, metrics and logs on or off (tools/ops-overhead.ts). */
+function opsOverhead(on: boolean): { decided_per_s: number; cpu_us_per_delivery: number } {
+  const tool = fileURLToPath(new URL("./tools/ops-overhead.ts", import.meta.url));
+  const out = spawnSync(process.execPath, ["--import", "tsx", tool, on ? "on" : "off", String(DUE)], { encoding: "utf8", maxBuffer: 16 << 20 });
+  if (out.status !== 0) throw new Error(`ops-overhead ${on ? "on" : "off"} failed:\n${out.stderr}`);
+  return JSON.parse(out.stdout.trim().split("\n").pop()!);
+}
+
 function runChild(args: string[]): unknown {
   const out = spawnSync(process.execPath, ["--import", "tsx", "--expose-gc", SELF, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
   if (out.status !== 0) throw new Error(`bench child ${args.join(" ")} failed:\n${out.stderr}\n${out.stdout}`);
@@ -271,6 +279,14 @@ async function main(): Promise<void> {
   const small = medianPhase(smalls);
   const large = medianPhase(larges);
   const ceil = runChild(["--ceiling", String(DUE)]) as ReturnType<typeof ceiling>;
+  const opsOn: ReturnType<typeof opsOverhead>[] = [];
+  const opsOff: ReturnType<typeof opsOverhead>[] = [];
+  for (let r = 0; r < runs; r++) {
+    opsOff.push(opsOverhead(false));
+    opsOn.push(opsOverhead(true));
+  }
+  const opsOnPerS = median(opsOn.map((o) => o.decided_per_s));
+  const opsOffPerS = median(opsOff.map((o) => o.decided_per_s));
   const wal = WAL_BOUNDS.map((pages) => walTradeoff(pages));
   const rows = [
     ["pending timers", small.pending, large.pending],
@@ -291,6 +307,7 @@ async function main(): Promise<void> {
   ];
   for (const [label, a, b] of rows) console.log(`${String(label).padEnd(56)} ${String(a).padStart(10)} ${String(b).padStart(10)}`);
   console.log(`ceiling: ${DUE} plain rows inserted + deleted in batches of ${BATCH}: ${ceil.rows_per_s} rows/s (insert ${ceil.insert_s} s, delete ${ceil.delete_s} s)`);
+  console.log(`whole host (createHost), run log + metrics + logs on: ${opsOnPerS} decided/s (${opsOn.map((o) => o.decided_per_s).join("/")}), off: ${opsOffPerS} (${opsOff.map((o) => o.decided_per_s).join("/")}); ratio ${(opsOnPerS / opsOffPerS).toFixed(3)}; CPU per delivery ${median(opsOn.map((o) => o.cpu_us_per_delivery))} vs ${median(opsOff.map((o) => o.cpu_us_per_delivery))} µs`);
   console.log("WAL bound (checkpoint every N pages; 10,000 is the default): a burst's cost, and a crash image's WAL and recovery");
   console.log("| pages | decided/s | WAL peak in the burst (MB) | WAL of a crash image after 130 MB of commits (MB) | recovery at start (ms) |");
   for (const w of wal) console.log(`| ${w.pages} | ${w.decided_per_s} | ${w.wal_peak_mb} | ${w.crash_wal_mb} | ${w.recovery_ms} |`);
@@ -318,6 +335,10 @@ async function main(): Promise<void> {
     ceiling_rows_per_s: ceil.rows_per_s,
     ratio_to_ceiling: Math.round((small.busy_per_s / ceil.rows_per_s) * 1000) / 1000,
     wal_tradeoff: wal,
+    ops_on_per_s: opsOnPerS,
+    ops_off_per_s: opsOffPerS,
+    ops_ratio: Math.round((opsOnPerS / opsOffPerS) * 1000) / 1000,
+    ops_cpu_ratio: Math.round((median(opsOff.map((o) => o.cpu_us_per_delivery)) / median(opsOn.map((o) => o.cpu_us_per_delivery))) * 1000) / 1000,
   };
   console.log(JSON.stringify(result));
 }

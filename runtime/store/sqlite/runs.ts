@@ -56,14 +56,14 @@ export class SqliteRunStore implements RunStore {
       pruneRunsBeyond: db.prepare<[number]>(SQL.pruneRunsBeyond),
       pruneAttempts: db.prepare<[number]>(SQL.pruneAttempts),
     };
-    this.insertAttempts = MultiRowStatement.insert(db, "INSERT OR REPLACE INTO wow_timer_attempts (id, timer, at, data)", 4);
+    this.insertAttempts = MultiRowStatement.insert(db, "INSERT OR REPLACE INTO wow_timer_attempts (at, id, timer, data)", 4);
     this.recordTx = db.transaction((run: JobRun) => {
       const key = instanceKeyOf(run);
       const data = JSON.stringify(run);
       this.stmt.insertRun.run(run.id, key, run.due, run.started, run.outcome, run.kind, data);
       this.stmt.setLastRun.run(key, run.started, run.id, data);
     });
-    this.attemptsTx = db.transaction((attempts: readonly TimerAttempt[]) => this.insertAttempts.run(attempts.flatMap((a) => [a.id, a.timer, a.at, JSON.stringify(a)])));
+    this.attemptsTx = db.transaction((attempts: readonly TimerAttempt[]) => this.insertAttempts.run(attempts.flatMap((a) => [a.at, a.id, a.timer, JSON.stringify(a)])));
     this.pruneTx = db.transaction((before: number, perInstance: number) => {
       return this.stmt.pruneRuns.run(before).changes + this.stmt.pruneRunsBeyond.run(perInstance).changes + this.stmt.pruneAttempts.run(before).changes;
     });

@@ -134,7 +134,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     // The run log: each job run and each timer delivery attempt (the row's JSON holds it whole), and
-    // each job instance's latest run (for listings).
+    // each job instance's latest run (for listings). Attempts are keyed by time first: written at the
+    // key's end and pruned by it, with one index beside (one per delivery written).
     version: 6,
     sql: `
       CREATE TABLE wow_job_runs (
@@ -156,13 +157,13 @@ export const MIGRATIONS: readonly Migration[] = [
         data TEXT NOT NULL
       ) WITHOUT ROWID;
       CREATE TABLE wow_timer_attempts (
-        id TEXT PRIMARY KEY,
-        timer TEXT NOT NULL,
         at INTEGER NOT NULL,
-        data TEXT NOT NULL
+        id TEXT NOT NULL,
+        timer TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (at, id)
       ) WITHOUT ROWID;
       CREATE INDEX wow_timer_attempts_newest ON wow_timer_attempts (timer, at DESC, id DESC);
-      CREATE INDEX wow_timer_attempts_at ON wow_timer_attempts (at);
     `,
   },
 ];

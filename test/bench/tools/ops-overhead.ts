@@ -23,8 +23,8 @@ try {
     wow: {
       schedules: {},
       timers: { "poll-interval": "1s", "max-attempts": 10 },
-      runs: { enabled: on },
-      metrics: { enabled: on },
+      runs: { enabled: on && process.env.OPS_RUNS !== "0" },
+      metrics: { enabled: on && process.env.OPS_METRICS !== "0" },
       log: { level: on ? "info" : "silent" },
     },
   } as const;

@@ -29,3 +29,4 @@ export function timeOrderedId(now: number = Date.now()): string {
   }
   return `${prefix}7${hex(counter, 3)}-${randomUUID().slice(19)}`;
 }
+
