@@ -4,6 +4,8 @@
 // on a fresh store each. The load comes from a client process of its own (as wrk would), so the
 // server's process pays only the server's side; an empty node:http server under the same client gives
 // the ceiling of the sockets and the client. The ratio HTTP / in-process is the HTTP path's overhead.
+// Also in each round: the route with the body schemas removed (what checking bodies costs), and with
+// the run log, metrics and logs off (what operations cost).
 // Prints a table, then (last line) one JSON object.
 import { execFileSync, execSync, spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -33,9 +35,17 @@ function unchecked<R extends { commands: Record<string, object> }>(registration:
   return { ...registration, commands: Object.fromEntries(Object.entries(registration.commands).map(([type, { bodySchema: _schema, ...command }]: [string, { bodySchema?: unknown }]) => [type, command])) };
 }
 
-async function fresh(validate = true) {
+/** What a round's host runs with: body checks, and operations (run log, metrics, logs at info). */
+interface Variant {
+  readonly validate?: boolean;
+  readonly ops?: boolean;
+}
+
+async function fresh({ validate = true, ops = true }: Variant = {}) {
   const dir = mkdtempSync(join(tmpdir(), "wowc-http-bench-"));
-  const config = loadConfig({ cwd: "examples/eshop", env: { WOW_SCHEDULES__RECEIVE_DELIVERIES__ENABLED: "false" } });
+  const env: Record<string, string> = { WOW_SCHEDULES__RECEIVE_DELIVERIES__ENABLED: "false", WOW_LOG__LEVEL: ops ? "info" : "silent" };
+  if (!ops) Object.assign(env, { WOW_RUNS__ENABLED: "false", WOW_METRICS__ENABLED: "false" });
+  const config = loadConfig({ cwd: "examples/eshop", env });
   const host = createHost({
     registrations: validate ? [order, stock, stockSaga] : [unchecked(order), unchecked(stock), stockSaga],
     store: join(dir, "store.db"),
@@ -86,8 +96,8 @@ function load(port: number, expected: number): Promise<number> {
   });
 }
 
-async function overHttp(validate = true): Promise<number> {
-  const { host, close } = await fresh(validate);
+async function overHttp(variant: Variant = {}): Promise<number> {
+  const { host, close } = await fresh(variant);
   const rate = await load(portOf(await host.listen(0)), 200);
   await close();
   return rate;
@@ -108,6 +118,7 @@ async function plainHttp(): Promise<number> {
 execFileSync(process.execPath, ["--version"]); // the child's start is warm
 const httpRates: number[] = [];
 const uncheckedRates: number[] = [];
+const opsOffRates: number[] = [];
 const inProcessRates: number[] = [];
 const plainRates: number[] = [];
 const checks = Boolean((stock.commands["eshop-inventory.ReceiveStock"] as { bodySchema?: object }).bodySchema);
@@ -116,7 +127,8 @@ await overHttp();
 for (let round = 0; round < ROUNDS; round++) {
   inProcessRates.push(await inProcess());
   httpRates.push(await overHttp());
-  uncheckedRates.push(await overHttp(false));
+  uncheckedRates.push(await overHttp({ validate: false }));
+  opsOffRates.push(await overHttp({ ops: false }));
   plainRates.push(await plainHttp());
 }
 const plain_http_per_s = Math.round(median(plainRates));
@@ -126,6 +138,9 @@ const ratio = Number((http_per_s / in_process_per_s).toFixed(3));
 const unchecked_http_per_s = Math.round(median(uncheckedRates));
 /** What checking bodies against their schemas costs the route (1: nothing). */
 const validation_ratio = Number((http_per_s / unchecked_http_per_s).toFixed(3));
+const ops_off_http_per_s = Math.round(median(opsOffRates));
+/** What the run log, metrics and logs cost the route (1: nothing). */
+const ops_ratio = Number((http_per_s / ops_off_http_per_s).toFixed(3));
 /** What the route would reach if its cost were node:http's plus the decision's, nothing more. */
 const sum_model_per_s = Math.round(1 / (1 / in_process_per_s + 1 / plain_http_per_s));
 console.log(`commands: ${COMMANDS} per round, concurrency ${CONCURRENCY}, ${ROUNDS} rounds (median), SQLite, keep-alive node:http client in its own process on 127.0.0.1`);
@@ -134,6 +149,7 @@ console.log("| --- | ---: | --- |");
 console.log(`| in-process host.send | ${in_process_per_s} | ${inProcessRates.map(Math.round).join(", ")} |`);
 console.log(`| HTTP PUT …/receive_stock${checks ? ", body checked against its schema" : " (the registrations carry no body schema)"} | ${http_per_s} | ${httpRates.map(Math.round).join(", ")} |`);
 console.log(`| HTTP PUT …/receive_stock, the body schemas removed | ${unchecked_http_per_s} | ${uncheckedRates.map(Math.round).join(", ")} |`);
+console.log(`| HTTP PUT …/receive_stock, run log, metrics and logs off | ${ops_off_http_per_s} | ${opsOffRates.map(Math.round).join(", ")} |`);
 console.log(`| HTTP, empty server (the client's and sockets' ceiling) | ${plain_http_per_s} | ${plainRates.map(Math.round).join(", ")} |`);
 console.log(`| node:http's cost plus the decision's (1 / (1/in-process + 1/empty)) | ${sum_model_per_s} | |`);
-console.log(JSON.stringify({ http_per_s, in_process_per_s, ratio, unchecked_http_per_s, validation_ratio, bodies_checked: checks, plain_http_per_s, sum_model_per_s, ratio_to_sum_model: Number((http_per_s / sum_model_per_s).toFixed(3)), commands: COMMANDS, concurrency: CONCURRENCY, rounds: ROUNDS }));
+console.log(JSON.stringify({ http_per_s, in_process_per_s, ratio, unchecked_http_per_s, validation_ratio, bodies_checked: checks, ops_off_http_per_s, ops_ratio, plain_http_per_s, sum_model_per_s, ratio_to_sum_model: Number((http_per_s / sum_model_per_s).toFixed(3)), commands: COMMANDS, concurrency: CONCURRENCY, rounds: ROUNDS }));
