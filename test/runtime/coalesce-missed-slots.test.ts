@@ -1,4 +1,4 @@
-// SEMANTICS.md "misfire = COALESCE: of the slots missed while no node ran the job, only the latest runs
+// The runtime's promise "misfire = COALESCE: of the slots missed while no node ran the job, only the latest runs
 // and `skipped` counts the rest" — however short the downtime: a slot whose next slot is due too was missed.
 import { afterEach, describe, expect, it } from "vitest";
 import { cronNext, ScheduleRule, type TimerRow } from "../../runtime/index.js";

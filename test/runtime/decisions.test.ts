@@ -1,4 +1,4 @@
-// SEMANTICS.md "Decisions and commits", on both stores.
+// The runtime's promise "Decisions and commits", on both stores.
 import { afterEach, describe, expect, it } from "vitest";
 import { Decision, ErrorCodes, MemoryStore, ScheduleRule, SqliteStore, SystemEvents, aggregateRef, commandMessage, createHost, type ScheduleSetBody } from "../../runtime/index.js";
 import { tempDbPath } from "./fixtures/stores.js";

@@ -1,4 +1,4 @@
-// SEMANTICS.md "Delivery of a scheduled command", on both stores, on the virtual clock.
+// The runtime's promise "Delivery of a scheduled command", on both stores, on the virtual clock.
 import { afterEach, describe, expect, it } from "vitest";
 import { ScheduleRule, aggregateRef, type CommandMessage } from "../../runtime/index.js";
 import { harness, START, type Harness } from "./fixtures/harness.js";

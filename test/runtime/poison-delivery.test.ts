@@ -1,4 +1,4 @@
-// SEMANTICS.md "Delivery of a scheduled command": a technical failure is retried up to max-attempts, then
+// The runtime's promise "Delivery of a scheduled command": a technical failure is retried up to max-attempts, then
 // parked; nothing is dropped silently. A delivery whose decision cannot be stored (an event body holding a
 // BigInt, which JSON has no form for) is such a failure — of that delivery alone: other timers, and
 // ordinary commands committed at the same moment, land. On both journals (memory refuses what SQLite

@@ -1,4 +1,4 @@
-// SEMANTICS.md "Delivery of a scheduled command": nothing is dropped silently. A scheduled command that no
+// The runtime's promise "Delivery of a scheduled command": nothing is dropped silently. A scheduled command that no
 // aggregate of this deploy handles (a typo'd type, or a type removed since the timer was set) is a
 // technical failure, not a rejection: retried with backoff, then parked with its error, so an operator
 // sees it and can re-drive it once a deploy handles it. A real target's rejection still ends the timer.

@@ -1,4 +1,4 @@
-// Every case of Spring's own answers (fixtures/spring-vectors.json, copied from ../shared/cron).
+// Every case of Spring's own answers (fixtures/spring-vectors.json: what Spring's CronExpression tests expect).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CronExpression, CronSyntaxError } from "../../../runtime/cron/index.js";

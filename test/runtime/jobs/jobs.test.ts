@@ -1,4 +1,4 @@
-// SEMANTICS.md "`@OnSchedule` jobs", on the virtual clock, against both journals.
+// The runtime's promise "`@OnSchedule` jobs", on the virtual clock, against both journals.
 import { describe, expect, it } from "vitest";
 import { aggregateRef, commandMessage, JobCommands, singleHostOwnership, type WowConfig } from "../../../runtime/index.js";
 import { scheduleSpec } from "../../../runtime/testing/index.js";

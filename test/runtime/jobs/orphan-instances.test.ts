@@ -1,4 +1,4 @@
-// SEMANTICS.md "`@OnSchedule` jobs": a sharded job runs one instance per journal partition. When the
+// The runtime's promise "`@OnSchedule` jobs": a sharded job runs one instance per journal partition. When the
 // partition count is lowered, or a job stops (or starts) being sharded, the instances of its old
 // shape have no subscription left to handle their ticks: the next host to start disables them, so
 // their timers stop ticking (each tick was an event nobody read, every slot, for ever).

@@ -1,4 +1,4 @@
-// SEMANTICS.md "`@OnSchedule` jobs", sharded: each journal partition's owner runs one tick per slot,
+// The runtime's promise "`@OnSchedule` jobs", sharded: each journal partition's owner runs one tick per slot,
 // across a hand-over too. Two hosts share one journal and one subscription store (a cluster);
 // progress is kept per partition, so a partition's new owner resumes where the old one stopped.
 import { describe, expect, it } from "vitest";

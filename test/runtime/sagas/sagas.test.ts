@@ -1,4 +1,4 @@
-// SEMANTICS.md "Sagas", on the virtual clock, against both journals.
+// The runtime's promise "Sagas", on the virtual clock, against both journals.
 import { describe, expect, it } from "vitest";
 import { aggregateRef, commandMessage, createHost, derivedRequestId, SqliteStore, SystemEvents, type EventMessage, type SagaRegistration, type Store } from "../../../runtime/index.js";
 import { scheduleSpec, VirtualClock } from "../../../runtime/testing/index.js";

@@ -1,4 +1,4 @@
-// SEMANTICS.md "Sagas": a handler failure is retried, then parked, and the subscription goes on —
+// The runtime's promise "Sagas": a handler failure is retried, then parked, and the subscription goes on —
 // and no other subscription waits on it (nor on a slow handler): each progresses on its own.
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
