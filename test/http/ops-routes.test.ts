@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Database from "better-sqlite3";
 import parsePrometheus from "parse-prometheus-text-format";
+import { Counter, Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { aggregateRef, commandMessage, createHost, MemoryStore, ScheduleRule, SqliteStore, SystemCommands, type Store, type WowHost } from "../../runtime/index.js";
 import { createLogger } from "../../runtime/ops/log.js";
@@ -164,6 +165,19 @@ describe("metrics", () => {
     expect(lateness.json.minutes.reduce((sum: number, minute: { count: number }) => sum + minute.count, 0)).toBeGreaterThanOrEqual(2);
     // The last three minutes up to now (00:01:10), oldest first.
     expect(lateness.json.minutes.map((minute: { at: string }) => minute.at)).toEqual(["2026-10-19T23:59:00.000Z", "2026-10-20T00:00:00.000Z", "2026-10-20T00:01:00.000Z"]);
+  });
+
+  it("live in a registry of the host's own, which a process that serves its metrics merges with its own", async () => {
+    const a = await running();
+    const b = await running();
+    await a.clock.advanceTime("1m"); // a's job ticks; b's clock has not moved
+    const mine = new Registry();
+    new Counter({ name: "app_requests_total", help: "the application's own", registers: [mine] });
+    const merged = Registry.merge([a.host.metrics!.registry, mine]);
+    const text = await merged.metrics();
+    expect(text).toContain("app_requests_total");
+    expect(text).toMatch(/wow_job_runs_total\{context="shop",job="receive",outcome="succeeded"\} 1/);
+    expect(await b.host.metrics!.registry.metrics()).not.toMatch(/wow_job_runs_total\{[^}]*\} 1/);
   });
 
   it("count a poll that failed as a whole as a store error, by loop", async () => {
