@@ -163,7 +163,7 @@ export class WowHost implements HttpHost {
       ...(ops.runs ? { attempts: ops.runs } : {}),
       // A delivered command committed: subscriptions look for its events now.
       onDelivery: (delivery) => {
-        if ((delivery.result?.events.length ?? 0) > 0) this.subscriptions.wake();
+        if ((delivery.result?.events.length ?? 0) > 0) this.subscriptions.wake(delivery.result!.events);
         describeDelivery(delivery, ops);
         options.onDelivery?.(delivery);
       },
@@ -207,7 +207,7 @@ export class WowHost implements HttpHost {
     const started = performance.now();
     const result = await this.core.send(command);
     this.ops.sink.decided(command.aggregate.context, command.aggregate.aggregate, (performance.now() - started) / 1000);
-    if (result.events.length > 0) this.subscriptions.wake();
+    if (result.events.length > 0) this.subscriptions.wake(result.events);
     return result;
   };
 
