@@ -10,8 +10,10 @@ import { StoreDamagedError } from "../store/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { HttpHost } from "./host-api.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
-import { health, jobRuns, latenessMinutes, metrics, ready, timerAttempts, type TextReply } from "./ops-handler.js";
-import { Query, timeFormat } from "./query.js";
+import { health, jobDetail, jobRuns, latenessMinutes, metrics, ready, timerAttempts, type TextReply } from "./ops-handler.js";
+import { cronPreview } from "./cron-preview.js";
+import { overview } from "./overview.js";
+import { aggregateView } from "./aggregate-view.js";
 import { credentialsOf, requireTenant } from "./auth.js";
 import { ClientAbortedError, DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
 import { bodyCheck } from "./body-schema.js";
@@ -76,12 +78,16 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
     const body = method === "GET" || method === "HEAD" ? {} : await readJsonObject(req, bodyLimit);
     if (first === "wow") {
       const listed = (name: string) => method === "GET" && segments.length === 2 && second === name;
-      if (listed("jobs")) return listJobs(host, principal, timeFormat(new Query(req.url, ["times"])));
-      if (listed("timers")) return listTimers(host, principal, timeFormat(new Query(req.url, ["times"])));
-      if (listed("parked")) return listParked(host, principal, timeFormat(new Query(req.url, ["times"])));
+      if (listed("jobs")) return listJobs(host, principal, req.url);
+      if (listed("timers")) return listTimers(host, principal, req.url);
+      if (listed("parked")) return listParked(host, principal, req.url);
       if (listed("metrics")) return metrics(host, principal, req.url);
       if (method === "GET" && segments.length === 3 && second === "metrics" && third === "lateness") return latenessMinutes(host, principal, req.url);
       if (method === "GET" && segments.length === 4 && second === "jobs" && fourth === "runs") return jobRuns(host, principal, third!, req.url);
+      if (method === "GET" && segments.length === 3 && second === "jobs") return jobDetail(host, principal, third!, req.url);
+      if (listed("overview")) return overview(host, principal, req.url);
+      if (method === "GET" && segments.length === 3 && second === "cron" && third === "preview") return cronPreview(host.clock, req.url);
+      if (method === "GET" && segments.length === 6 && second === "aggregates") return aggregateView(host, principal, segments.slice(2), req.url);
       if (method === "GET" && segments.length === 4 && second === "timers" && fourth === "attempts") return timerAttempts(host, principal, checkId("timer id", third!), req.url);
       if (method === "GET" && segments.length === 2 && second === "routes") return { status: 200, body: { routes: commandRoutes(host.aggregates).map(({ method: m, path, type }) => ({ method: m, path, type })) } };
       if (method === "POST" && segments.length === 5 && second === "parked" && segments[4] === "redrive") {
@@ -128,7 +134,8 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
       .catch((error: unknown) => {
         if (error instanceof ClientAbortedError) return onClientAbort(error);
         if (error instanceof HttpError) {
-          respond(req, res, error.status, { errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
+          const details = typeof error.details === "object" && error.details !== null ? error.details : {};
+          respond(req, res, error.status, { ...details, errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
           if (error.status === 413) res.once("finish", () => req.destroy());
           return;
         }
