@@ -21,6 +21,7 @@ import { checkId, handleCommand, Headers } from "./command-handler.js";
 import { awaitStage, waitRequestOf } from "./wait-stage.js";
 import { HttpError } from "./http-error.js";
 import { commandRoutes, routeKey, routeTable } from "./routes.js";
+import { consoleServer } from "./console-files.js";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -34,6 +35,8 @@ export interface HttpOptions {
   readonly onServerError?: (error: unknown) => void;
   /** Called for a request whose client went away before it was read (nothing to answer; not a fault). */
   readonly onClientAbort?: (error: unknown) => void;
+  /** The built console's folder, instead of the package's (`wow.http.console` turns it off or moves it). */
+  readonly consoleFolder?: string;
 }
 
 // `#` arrives only percent-encoded (`%23`): it names a sharded job's instance, `shards#0`. Ids
@@ -66,6 +69,8 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
   const onServerError = options.onServerError ?? ((error: unknown) => console.error("wow.http: server error", error));
   const onClientAbort = options.onClientAbort ?? (() => {});
   const routes = routeTable(host.aggregates);
+  const consoleConfig = options.config?.console;
+  const serveConsole = consoleServer({ ...consoleConfig, ...(options.consoleFolder === undefined ? {} : { folder: options.consoleFolder }) });
 
   const dispatch = async (req: IncomingMessage): Promise<Reply | TextReply> => {
     const method = req.method ?? "GET";
@@ -126,8 +131,16 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
   };
 
   return (req, res) => {
-    dispatch(req)
+    let served: Promise<Reply | TextReply | undefined>;
+    try {
+      // The console's files need no credential (they hold no data); its pages' calls do.
+      served = serveConsole?.(req, res) === true ? Promise.resolve(undefined) : dispatch(req);
+    } catch (error) {
+      served = Promise.reject(error);
+    }
+    served
       .then((reply) => {
+        if (reply === undefined) return;
         if ("text" in reply) return respondText(req, res, reply);
         respond(req, res, reply.status, reply.body, reply.errorCode ?? (reply.status < 400 ? ErrorCodes.Ok : undefined));
       })
