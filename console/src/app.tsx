@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { call, credential, forgetCredential, whenUnauthorized } from "./api.js";
 import { href, useRoute } from "./router.js";
-import type { Overview } from "./types.js";
+import type { SessionInfo } from "./types.js";
 import { SignIn } from "./pages/sign-in.js";
 import { OverviewPage } from "./pages/overview.js";
 import { JobsPage } from "./pages/jobs.js";
@@ -36,7 +36,7 @@ export function App() {
       setSession(undefined);
     });
     if (credential() === null) return;
-    call<Overview>("/wow/overview").then(
+    call<SessionInfo>("/wow/session").then(
       (o) => setSession(o.tenant === undefined ? {} : { tenant: o.tenant }),
       () => forgetCredential(),
     ).finally(() => setChecking(false));

@@ -94,3 +94,9 @@ export interface Preview {
   readonly times: readonly string[];
   readonly neverFires?: boolean;
 }
+
+/** `GET /wow/session`: the credential's name, and its tenant when it is bound to one. */
+export interface SessionInfo {
+  readonly name: string;
+  readonly tenant?: string;
+}

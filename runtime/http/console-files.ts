@@ -12,7 +12,7 @@ import { HttpError } from "./http-error.js";
 export const DEFAULT_CONSOLE_PATH = "/wow/console";
 
 /** The routes of the API under /wow: a console path there must not hide one. */
-const API_NAMES = ["health", "ready", "jobs", "timers", "parked", "metrics", "routes", "overview", "cron", "aggregates"];
+const API_NAMES = ["health", "ready", "jobs", "timers", "parked", "metrics", "routes", "overview", "cron", "aggregates", "session"];
 
 const TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",

@@ -91,6 +91,8 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
       if (method === "GET" && segments.length === 4 && second === "jobs" && fourth === "runs") return jobRuns(host, principal, third!, req.url);
       if (method === "GET" && segments.length === 3 && second === "jobs") return jobDetail(host, principal, third!, req.url);
       if (listed("overview")) return overview(host, principal, req.url);
+      // Who the credential is, for a page to show (and to learn, at sign-in, whether it is known).
+      if (listed("session")) return { status: 200, body: { name: principal.name, ...(principal.tenant === undefined ? {} : { tenant: principal.tenant }) } };
       if (method === "GET" && segments.length === 3 && second === "cron" && third === "preview") return cronPreview(host.clock, req.url);
       if (method === "GET" && segments.length === 6 && second === "aggregates") return aggregateView(host, principal, segments.slice(2), req.url);
       if (method === "GET" && segments.length === 4 && second === "timers" && fourth === "attempts") return timerAttempts(host, principal, checkId("timer id", third!), req.url);

@@ -121,6 +121,14 @@ describe("GET /wow/timers and /wow/parked", () => {
   });
 });
 
+describe("GET /wow/session", () => {
+  it("names the credential and its tenant; an unknown one is refused", async () => {
+    expect((await s.call("GET", "/wow/session")).json).toEqual({ name: "operator" });
+    expect((await s.call("GET", "/wow/session", { token: ACME })).json).toEqual({ name: "tenant acme", tenant: "acme" });
+    expect((await s.call("GET", "/wow/session", { token: "unknown-token-0123456789" })).status).toBe(401);
+  });
+});
+
 describe("GET /wow/overview", () => {
   it("counts jobs, timers due within the hour, parked work and failed runs, for the credential's tenant, and names this host", async () => {
     const all = await s.call("GET", "/wow/overview");

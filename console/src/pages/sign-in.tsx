@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { ApiError, call, keepCredential } from "../api.js";
 import type { Session } from "../app.js";
-import type { Overview } from "../types.js";
+import type { SessionInfo } from "../types.js";
 import { ErrorNotice } from "../parts/notice.js";
 
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
@@ -14,9 +14,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
     setBusy(true);
     setError(undefined);
     try {
-      const overview = await call<Overview>("/wow/overview", { token: token.trim() });
+      const who = await call<SessionInfo>("/wow/session", { token: token.trim() });
       keepCredential(token.trim());
-      onSignedIn(overview.tenant === undefined ? {} : { tenant: overview.tenant });
+      onSignedIn(who.tenant === undefined ? {} : { tenant: who.tenant });
     } catch (err) {
       setError(err instanceof ApiError ? err : new ApiError(0, "Error", String(err)));
     } finally {
