@@ -53,3 +53,9 @@ it("accepts the console turned off or moved, and reports a path that is not abso
     expect((error as WowConfigError).problems.map((p) => p.path).sort()).toEqual(["/wow/http/console/path", "/wow/http/console/theme"]);
   }
 });
+
+it("sets the console by variables too", () => {
+  writeFileSync(join(dir, "wow.config.json"), "{}");
+  const config = loadWowConfig({ schema, defaults, cwd: dir, env: { WOW_HTTP__CONSOLE__ENABLED: "false", WOW_HTTP__CONSOLE__PATH: "/ops" } });
+  expect(config.wow.http?.console).toEqual({ enabled: false, path: "/ops" });
+});
