@@ -75,7 +75,7 @@ export interface Overview {
   readonly timers: { readonly dueWithinHour: number; readonly parked: number };
   readonly events: { readonly parked: number };
   readonly runs?: { readonly failedLast24h: number };
-  readonly hosts: readonly { readonly id: string; readonly store: string; readonly partitions: number }[];
+  readonly hosts: readonly { readonly id: string; readonly store: string; readonly partitions: number; readonly owned: readonly number[] }[];
   readonly metrics: boolean;
 }
 

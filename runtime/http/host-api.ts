@@ -42,6 +42,8 @@ export interface RedriveOutcome {
 export interface JobAdmin {
   /** How many journal partitions there are: a sharded job has one instance per partition. */
   readonly partitions: number;
+  /** The partitions this host owns now. */
+  ownedPartitions(): readonly number[];
   job(context: string, name: string): SagaJobRegistration | undefined;
   /** Every known instance, of one tenant when given. */
   list(tenantId?: string): Promise<JobInstanceView[]>;

@@ -22,8 +22,8 @@ export async function overview(host: HttpHost, principal: Principal, url: string
       timers: { dueWithinHour: backlog.due, parked: backlog.parkedTimers },
       events: { parked: backlog.parkedEvents },
       ...(failed === undefined ? {} : { runs: { failedLast24h: failed } }),
-      // One host, until a cluster lists its members: this one, with the journal's partitions.
-      hosts: [{ id: host.ops.host, store: host.storeKind, partitions: host.jobs.partitions }],
+      // One host, until a cluster lists its members: this one, with the journal's partitions and those it owns.
+      hosts: [{ id: host.ops.host, store: host.storeKind, partitions: host.jobs.partitions, owned: host.jobs.ownedPartitions() }],
       metrics: host.ops.metrics !== undefined,
     },
   };

@@ -83,6 +83,11 @@ export class JobManager {
     return this.jobs.get(`${ref.context}.${parseInstanceId(ref.id).job}`);
   }
 
+  /** The journal partitions this host owns now (their sharded instances run here). */
+  ownedPartitions(): readonly number[] {
+    return this.options.ownership.owned();
+  }
+
   job(context: string, name: string): SagaJobRegistration | undefined {
     return this.jobs.get(`${context}.${name}`)?.job;
   }

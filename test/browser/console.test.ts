@@ -63,6 +63,9 @@ describe.skipIf(!run)("the operator console in Chromium", () => {
     await table.waitFor();
     const tenants = await table.locator("tbody tr td:nth-child(3)").allTextContents();
     expect(tenants).toEqual(["acme"]);
+    // The next fire times in the job's zone (Paris) and in the viewer's (UTC, this browser's).
+    const fires = (await table.locator("tbody tr td:nth-child(7) li").first().textContent()) ?? "";
+    expect(fires).toMatch(/:30:00 (CET|CEST|GMT\+\d) \(Europe\/Paris\) · \d{4}-\d\d-\d\d \d\d:30:00 UTC$/);
     await shot(page, "tenant-jobs");
     await open("/jobs/shop/report?tenant=globex");
     await page.getByRole("heading", { name: "Not found" }).waitFor();

@@ -134,7 +134,7 @@ describe("GET /wow/overview", () => {
     const all = await s.call("GET", "/wow/overview");
     expect(all.status).toBe(200);
     expect(all.json.jobs).toEqual({ enabled: 4, paused: 0, disabled: 0 });
-    expect(all.json.hosts).toEqual([{ id: s.host.ops.host, store: "memory", partitions: 1 }]);
+    expect(all.json.hosts).toEqual([{ id: s.host.ops.host, store: "memory", partitions: 1, owned: [0] }]);
     expect(all.json).toMatchObject({ runs: { failedLast24h: expect.any(Number) }, events: { parked: expect.any(Number) }, timers: { parked: expect.any(Number), dueWithinHour: expect.any(Number) } });
     const acme = await s.call("GET", "/wow/overview", { token: ACME });
     expect(acme.json).toMatchObject({ tenant: "acme", jobs: { enabled: 1, paused: 0, disabled: 0 }, timers: { parked: 0 } });

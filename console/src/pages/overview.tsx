@@ -59,6 +59,7 @@ export function OverviewPage({ session }: { session: Session }) {
             <th scope="col">Host</th>
             <th scope="col">Store</th>
             <th scope="col">Journal partitions</th>
+            <th scope="col">Partitions it owns</th>
           </tr>
         </thead>
         <tbody>
@@ -67,6 +68,7 @@ export function OverviewPage({ session }: { session: Session }) {
               <td data-testid="host-id">{h.id}</td>
               <td>{h.store}</td>
               <td>{h.partitions}</td>
+              <td>{h.owned.length === h.partitions ? "all" : h.owned.join(", ") || "none"}</td>
             </tr>
           ))}
         </tbody>
