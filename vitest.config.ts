@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit`, and `slow` (suites over thousands of generated inputs, type-checked in one
-// TypeScript program: a minute of CPU). `npm test` runs both; `vitest run --project unit` skips the slow one.
+// Three projects: `unit`; `slow` (suites over thousands of generated inputs, type-checked in one
+// TypeScript program: a minute of CPU); `browser` (the operator console in headless Chromium). `npm test`
+// runs all three; `vitest run --project unit` only the fast one.
 const exclude = ["node_modules/**", "dist/**", "test/bench/**", "**/generated/**"];
 
 export default defineConfig({
@@ -15,8 +16,9 @@ export default defineConfig({
       {
         extends: true,
         // Fails the run when a test wrote into the repository rather than a temporary directory.
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**"], globalSetup: ["test/support/tree-guard.ts"] },
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**", "test/browser/**"], globalSetup: ["test/support/tree-guard.ts"] },
       },
+      { extends: true, test: { name: "browser", include: ["test/browser/**/*.test.ts"], exclude, testTimeout: 120_000, hookTimeout: 120_000, globalSetup: ["test/support/tree-guard.ts"] } },
       // The hostile-name suite type-checks every accepted input's SDK in one program: past Node's default
       // 4 GB heap, its worker died of SIGABRT ("Worker exited unexpectedly") and took the run down.
       { extends: true, test: { name: "slow", include: ["test/hostile/**/*.test.ts"], exclude, testTimeout: 600_000, hookTimeout: 600_000, execArgv: ["--max-old-space-size=12288"] } },

@@ -216,8 +216,8 @@ export class SubscriptionService {
     this.wake();
   }
 
-  parked(limit?: number, tenantId?: string): Promise<ParkedEvent[]> {
-    return this.store.parked(limit, tenantId);
+  parked(limit?: number, tenantId?: string, after?: readonly [number, string]): Promise<ParkedEvent[]> {
+    return this.store.parked(limit, tenantId, after);
   }
 
   /** An operator's re-drive: the parked event is handled once more; on success it leaves the parked list. */
