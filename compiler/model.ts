@@ -49,6 +49,15 @@ export interface CommandHandlerModel {
   readonly produces: readonly EventSymbol[];
   readonly schedules: readonly ScheduledCommand[];
   readonly blocking: boolean;
+  /** `@Retry`: how a timer retries delivering this command. */
+  readonly retry?: RetryModel;
+}
+
+/** `@Retry(maxAttempts, backoff, maxBackoff)` as written (durations as their text); absent values take the host's. */
+export interface RetryModel {
+  readonly maxAttempts?: number;
+  readonly backoff?: string;
+  readonly maxBackoff?: string;
 }
 
 export interface CommandModel {
@@ -95,6 +104,7 @@ export interface SagaRejectionHandlerModel {
 
 export type JobScope = "SYSTEM" | "TENANT";
 export type JobMisfire = "COALESCE" | "CATCH_UP";
+export type JobOverlap = "BUFFER_ALL" | "BUFFER_ONE" | "SKIP";
 
 export interface JobModel {
   readonly decl: JobDeclaration;
@@ -109,6 +119,13 @@ export interface JobModel {
   readonly commands: readonly CommandSymbol[];
   readonly services: readonly ServiceParameter[];
   readonly blocking: boolean;
+  /** What a slot that comes while a run is in progress does. */
+  readonly overlap: JobOverlap;
+  /** A run past it fails (as written, e.g. "5m"). */
+  readonly timeout?: string;
+  /** Each slot runs up to this much after its due time (as written). */
+  readonly jitter?: string;
+  readonly retry?: RetryModel;
 }
 
 export interface SagaModel {

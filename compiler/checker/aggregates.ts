@@ -3,6 +3,7 @@ import type { AggregateDeclaration, Field, HandlerDeclaration, Location, Message
 import type { CommandSymbol, ContextScope, EventSymbol } from "../binder/symbols.js";
 import type { AggregateModel, CommandHandlerModel, CommandModel, EventModel, FieldModel } from "../model.js";
 import { readAnnotations } from "./annotations.js";
+import { checkRetry } from "./run-policy.js";
 import type { CheckContext } from "./context.js";
 import { checkFields } from "./fields.js";
 import { checkDeclarationName } from "./names.js";
@@ -104,6 +105,9 @@ function checkCommandHandler(
   const { reporter, resolver } = cx;
   const aggregateName = self.name.text;
   const annotations = readAnnotations(handler.annotations, "aggregate handler", reporter);
+  const blocking = annotations.get("Blocking");
+  if (blocking !== undefined) reporter.report("WOW4015", {}, blocking.name.loc);
+  const retry = checkRetry(annotations, cx);
   const services = resolveServices(handler.params, scope, resolver, reporter);
   const produceRefs = annotations.names("OnCommand", "produces");
   const produces = resolveList(produceRefs, scope, producedEvents, resolver, reporter);
@@ -140,7 +144,8 @@ function checkCommandHandler(
       services,
       produces,
       schedules,
-      blocking: annotations.has("Blocking"),
+      blocking: blocking !== undefined,
+      ...(retry === undefined || retry === null ? {} : { retry }), // a wrong @Retry is reported; the handler stands
     },
   };
 }

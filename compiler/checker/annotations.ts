@@ -18,7 +18,7 @@ export type Place =
   | "aggregate"
   | "saga";
 
-type ArgumentKind = "string" | "boolean" | "name" | "list";
+type ArgumentKind = "string" | "number" | "boolean" | "name" | "list";
 
 interface ArgumentSpec {
   readonly kind: ArgumentKind;
@@ -59,6 +59,18 @@ export const annotationSpecs: Readonly<Record<string, AnnotationSpec>> = {
       sharded: { kind: "boolean", example: "sharded = false" },
       misfire: { kind: "name", example: "misfire = COALESCE" },
       commands: list("commands = [ReceiveStock]"),
+      overlap: { kind: "name", example: "overlap = SKIP" },
+      timeout: { kind: "string", example: 'timeout = "5m"' },
+      jitter: { kind: "string", example: 'jitter = "30s"' },
+    },
+  },
+  Retry: {
+    places: ["aggregate handler", "job"],
+    allowed: "a job, or a command handler (for the command when a timer delivers it)",
+    args: {
+      maxAttempts: { kind: "number", example: "maxAttempts = 5" },
+      backoff: { kind: "string", example: 'backoff = "10s"' },
+      maxBackoff: { kind: "string", example: 'maxBackoff = "10m"' },
     },
   },
   Blocking: { places: ["aggregate handler", "saga handler", "job"], allowed: "a handler or a job", args: {} },
@@ -113,6 +125,11 @@ export class Annotations {
   string(annotation: string, arg: string): { value: string; loc: AnnotationValue["loc"] } | undefined {
     const value = this.value(annotation, arg);
     return value?.kind === "String" ? { value: value.value, loc: value.loc } : undefined;
+  }
+
+  number(annotation: string, arg: string): { value: number; text: string; loc: AnnotationValue["loc"] } | undefined {
+    const value = this.value(annotation, arg);
+    return value?.kind === "Number" ? { value: value.value, text: value.text, loc: value.loc } : undefined;
   }
 
   boolean(annotation: string, arg: string): { value: boolean; loc: AnnotationValue["loc"] } | undefined {
@@ -232,6 +249,8 @@ function fits(value: AnnotationValue, kind: ArgumentKind): boolean {
   switch (kind) {
     case "string":
       return value.kind === "String";
+    case "number":
+      return value.kind === "Number";
     case "boolean":
       return value.kind === "Boolean";
     case "name":
@@ -250,6 +269,8 @@ function describe(kind: ArgumentKind): string {
   switch (kind) {
     case "string":
       return "a string";
+    case "number":
+      return "a number";
     case "boolean":
       return "true or false";
     case "name":

@@ -1,10 +1,11 @@
 // `@OnSchedule` jobs: name, cron (Spring `CronExpression` semantics, through the runtime's engine),
-// zone, scope, sharded, misfire, commands.
+// zone, scope, sharded, misfire, commands, and how its runs go: overlap, timeout, jitter, `@Retry`.
 import type { JobDeclaration, Location, QualifiedName } from "../ast.js";
 import type { CommandSymbol, ContextScope } from "../binder/symbols.js";
-import type { JobMisfire, JobModel, JobScope } from "../model.js";
+import type { JobMisfire, JobModel, JobOverlap, JobScope } from "../model.js";
 import { CronSyntaxError, zoneNames, zoneSpelling } from "../../runtime/cron/index.js";
 import { readAnnotations } from "./annotations.js";
+import { checkRetry, durationArgument } from "./run-policy.js";
 import type { CheckContext } from "./context.js";
 import { resolveList, resolveServices, sentCommands } from "./references.js";
 import { where } from "../diagnostics/reporter.js";
@@ -14,6 +15,7 @@ import { didYouMean, nearest } from "../diagnostics/suggest.js";
 const jobNamePattern = /^[A-Za-z0-9_-]+$/;
 const scopes: readonly JobScope[] = ["SYSTEM", "TENANT"];
 const misfires: readonly JobMisfire[] = ["COALESCE", "CATCH_UP"];
+const overlaps: readonly JobOverlap[] = ["BUFFER_ALL", "BUFFER_ONE", "SKIP"];
 
 /** A checked job: its model when it has no error, and the commands it lists either way. */
 export interface CheckedJob {
@@ -70,8 +72,12 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
     reporter.report("WOW4007", {}, sharded.loc);
     valid = false;
   }
+  const overlap = enumValue(annotations.name("OnSchedule", "overlap"), "overlap", overlaps, cx);
+  const timeout = durationArgument(annotations, "OnSchedule", "timeout", cx);
+  const jitter = durationArgument(annotations, "OnSchedule", "jitter", cx);
+  const retry = checkRetry(annotations, cx);
   const commands = resolveList(annotations.names("OnSchedule", "commands"), scope, sentCommands, resolver, reporter);
-  if (!valid || jobScope === null || misfire === null) return { model: undefined, commands };
+  if (!valid || jobScope === null || misfire === null || overlap === null || timeout === null || jitter === null || retry === null) return { model: undefined, commands };
   const model: JobModel = {
     decl,
     saga,
@@ -85,6 +91,10 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
     commands,
     services,
     blocking: annotations.has("Blocking"),
+    overlap: overlap ?? "BUFFER_ALL",
+    ...(timeout === undefined ? {} : { timeout: timeout.text }),
+    ...(jitter === undefined ? {} : { jitter: jitter.text }),
+    ...(retry === undefined ? {} : { retry }),
   };
   return { model, commands };
 }

@@ -332,6 +332,26 @@ export const messages = {
     message: "The cron expression '{expression}' never fires in {zone}: each time it matches falls in a daylight-saving gap, when the clocks skip ahead.",
     hint: "Local times that do not exist are skipped, as in Spring; move the job out of the gap (e.g. 03:00 instead of 02:00), or give it zone = \"UTC\".",
   },
+  WOW4012: {
+    severity: "error",
+    message: "'{argument}' of @{annotation} is not a duration: \"{value}\".",
+    hint: "Write a duration of at least 1 ms: \"250ms\", \"30s\", \"5m\", \"2h\", \"1d\" (combinable: \"1h30m\"), or ISO-8601 \"PT5M\".",
+  },
+  WOW4013: {
+    severity: "error",
+    message: "maxAttempts must be a whole number from 1 to {limit}, got {value}.",
+    hint: "It counts every attempt, the first included: maxAttempts = 1 parks the work after one failure.",
+  },
+  WOW4014: {
+    severity: "error",
+    message: "maxBackoff \"{maxBackoff}\" is shorter than backoff \"{backoff}\".",
+    hint: "The delay doubles from backoff after each failure and stops growing at maxBackoff: make maxBackoff at least backoff, or leave it out.",
+  },
+  WOW4015: {
+    severity: "warning",
+    message: "@Blocking has no effect on a command handler.",
+    hint: "A command's decision runs inside its own commit, never on a subscription's loop; remove @Blocking here. On a saga handler or a job it takes the handler out of its subscription's ordered loop, so a slow call does not hold up the events behind it.",
+  },
 
   // ── WOW5xxx: host cross-check (`wowc check --host <tsconfig>`) ─────────────────────────────────
   WOW5001: {

@@ -11,6 +11,7 @@ import type {
   ManifestEvent,
   ManifestField,
   ManifestJob,
+  ManifestRetry,
   ManifestSaga,
   ManifestServiceParameter,
   ManifestTypeRef,
@@ -245,6 +246,24 @@ function compareCommand(element: string, a: ManifestCommand, b: ManifestCommand,
     emit("PRODUCES_CHANGED", element, `${what} produces ${list(b.handler.produces)} (was ${list(a.handler.produces)}).`, b.handler);
   }
   compareHandlerCommon(element, what, a.handler, b.handler, emit);
+  compareRetry(element, what, a.handler.retry, b.handler.retry, emit, b.handler);
+}
+
+/** `@Retry` as one line: `maxAttempts = 5, backoff = "10s"`, or "the host's default". */
+function retryText(retry: ManifestRetry | undefined): string {
+  if (retry === undefined) return "the host's default";
+  const parts = [
+    retry.maxAttempts === undefined ? undefined : `maxAttempts = ${retry.maxAttempts}`,
+    retry.backoff === undefined ? undefined : `backoff = "${retry.backoff}"`,
+    retry.maxBackoff === undefined ? undefined : `maxBackoff = "${retry.maxBackoff}"`,
+  ].filter((p) => p !== undefined);
+  return parts.length === 0 ? "the host's default" : `@Retry(${parts.join(", ")})`;
+}
+
+function compareRetry(element: string, what: string, a: ManifestRetry | undefined, b: ManifestRetry | undefined, emit: Emit, at: Named): void {
+  const before = retryText(a);
+  const after = retryText(b);
+  if (before !== after) emit("RETRY_CHANGED", element, `${what} retries with ${after} (was ${before}).`, at);
 }
 
 interface HandlerLike {
@@ -300,6 +319,9 @@ function compareJob(element: string, a: ManifestJob, b: ManifestJob, emit: Emit)
   }
   if (!sameList(a.commands, b.commands)) emit("JOB_COMMANDS_CHANGED", element, `${job} sends ${list(b.commands)} (was ${list(a.commands)}).`, b);
   compareHandlerCommon(element, job, { ...a, schedules: [] }, { ...b, schedules: [] }, emit);
+  const runs = (j: ManifestJob) => `overlap ${j.overlap ?? "BUFFER_ALL"}, timeout ${j.timeout ?? "none"}, jitter ${j.jitter ?? "none"}`;
+  if (runs(a) !== runs(b)) emit("JOB_RUNS_CHANGED", element, `${job} runs with ${runs(b)} (was ${runs(a)}).`, b);
+  compareRetry(element, job, a.retry, b.retry, emit, b);
 }
 
 /** A handler's durable subscription: a new name has no checkpoint, so it starts over at the beginning. */

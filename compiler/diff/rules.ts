@@ -43,6 +43,8 @@ export const rules = {
   JOB_MISFIRE_CHANGED: { category: "behaviour", summary: "A job's misfire policy changed." },
   JOB_SCOPE_CHANGED: { category: "behaviour", summary: "A job's scope or sharding changed." },
   JOB_COMMANDS_CHANGED: { category: "behaviour", summary: "The commands a job sends changed." },
+  JOB_RUNS_CHANGED: { category: "behaviour", summary: "How a job's runs go changed: its overlap policy, timeout or jitter." },
+  RETRY_CHANGED: { category: "behaviour", summary: "The retry policy (`@Retry`) of a job or of a command's delivery by a timer changed." },
   SCHEDULES_CHANGED: { category: "behaviour", summary: "A handler's schedules list changed." },
   PRODUCES_CHANGED: { category: "behaviour", summary: "The events a command handler produces changed." },
   SAGA_COMMANDS_CHANGED: { category: "behaviour", summary: "The commands an event handler sends changed." },

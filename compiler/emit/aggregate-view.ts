@@ -2,7 +2,7 @@
 // names and factories, the typed decisions and scopes, the handler interface and `define…`.
 import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
 import type { JsonSchema } from "../manifest/body-schema.js";
-import type { AggregateModel, CommandModel, EventModel, ScheduledCommand } from "../model.js";
+import type { AggregateModel, CommandModel, EventModel, RetryModel, ScheduledCommand } from "../model.js";
 import { docComment, identifier, jsonLiteral, methodKey, propertyAccess, stringArray, stringLiteral } from "./escape.js";
 import { fieldViews, parameterViews, type FieldView, type ParameterView } from "./field-view.js";
 import { aggregatesFile, type Imports } from "./imports.js";
@@ -135,6 +135,7 @@ function handlerView(
     `produces: ${stringArray(handler.produces.map((e) => e.qualifiedName))}`,
     `schedules: ${stringArray(handler.schedules.map((s) => s.command.qualifiedName))}`,
     `bodySchema: ${jsonLiteral(bodySchema)}`,
+    ...(handler.retry === undefined ? [] : [`retry: ${retryLiteral(handler.retry)}`]),
   ];
   const body = identifier(command.name);
   return {
@@ -178,4 +179,14 @@ export function serviceTypeParameter(name: string, hasServices: boolean): { serv
 export function unionOf(members: readonly string[]): string {
   const unique = [...new Set(members)];
   return unique.length === 0 ? "never" : unique.join(" | ");
+}
+
+/** `@Retry(…)` as an object literal: `{ maxAttempts: 3, backoff: "30s" }`. */
+export function retryLiteral(retry: RetryModel): string {
+  const entries = [
+    ...(retry.maxAttempts === undefined ? [] : [`maxAttempts: ${retry.maxAttempts}`]),
+    ...(retry.backoff === undefined ? [] : [`backoff: ${stringLiteral(retry.backoff)}`]),
+    ...(retry.maxBackoff === undefined ? [] : [`maxBackoff: ${stringLiteral(retry.maxBackoff)}`]),
+  ];
+  return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
 }

@@ -1,7 +1,7 @@
 // The host's runtime configuration as the declarations shape it: the JSON Schema of
 // `wow.config.json` (`wow.schedules` holds exactly the declared job names, `wow.timers` the timer
 // settings), the declared defaults, and the environment variables that override the file.
-import { environmentVariable, jobConfigs, type JobConfig } from "../checker/job-variables.js";
+import { jobConfigs, type JobConfig } from "../checker/job-variables.js";
 import type { JobModel, ProgramModel } from "../model.js";
 import { environmentVariable as settingVariable } from "../../runtime/config/config-keys.js";
 import { lineComment, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
@@ -81,9 +81,25 @@ function jobSchema(description: unknown, declared: { readonly cron: unknown; rea
       zone: { type: "string", minLength: 1, default: declared.zone, description: "IANA time zone the expression is read in." },
       misfire: { enum: ["COALESCE", "CATCH_UP"], default: declared.misfire, description: "Missed slots: COALESCE runs only the latest, CATCH_UP runs each." },
       enabled: { type: "boolean", default: true, description: "false keeps a SYSTEM instance disabled at start." },
+      overlap: { enum: ["BUFFER_ALL", "BUFFER_ONE", "SKIP"], description: "A slot that comes while a run is in progress: BUFFER_ALL queues it, BUFFER_ONE keeps at most one waiting, SKIP skips it (default: the declaration's, else BUFFER_ALL)." },
+      timeout: { ...DURATION_SCHEMA, description: "A run past it fails and is retried as a failure (default: the declaration's, else none)." },
+      jitter: { ...DURATION_SCHEMA, description: "Each slot runs up to this much after its due time, by a delay fixed per slot (default: the declaration's, else none)." },
+      retry: {
+        type: "object",
+        additionalProperties: false,
+        description: "Attempts after a failed run, over the declaration's @Retry (default: wow.timers).",
+        properties: {
+          "max-attempts": { type: "integer", minimum: 1, maximum: 1000, description: "Attempts in all, the first included, before the run is parked." },
+          backoff: { ...DURATION_SCHEMA, description: "The delay after the first failure; it doubles after each further one." },
+          "max-backoff": { ...DURATION_SCHEMA, description: "The longest delay." },
+        },
+      },
     },
   };
 }
+
+/** A job's settings that an environment variable may set, as paths under its key. */
+const JOB_SETTINGS: readonly (readonly string[])[] = [["expression"], ["zone"], ["misfire"], ["enabled"], ["overlap"], ["timeout"], ["jitter"], ["retry", "max-attempts"], ["retry", "backoff"], ["retry", "max-backoff"]];
 
 /** `[name, saga, cron, zone, misfire, scope]` → the description of a job's schema. */
 function jobDescription([name, saga, cron, zone, misfire, scope]: readonly string[]): string {
@@ -117,8 +133,9 @@ export function configDefaults(model: ProgramModel): object {
 export function environmentEntries(model: ProgramModel): EnvironmentEntry[] {
   const entries: EnvironmentEntry[] = [];
   for (const { key } of jobConfigs(model)) {
-    for (const setting of ["expression", "zone", "misfire", "enabled"]) {
-      entries.push({ variable: environmentVariable(key, setting), path: ["wow", "schedules", key, setting] });
+    for (const setting of JOB_SETTINGS) {
+      const path = ["wow", "schedules", key, ...setting];
+      entries.push({ variable: settingVariable(path), path });
     }
   }
   for (const setting of ["poll-interval", "max-attempts"]) entries.push({ variable: settingVariable(["wow", "timers", setting]), path: ["wow", "timers", setting] });

@@ -2,7 +2,7 @@
 // `schedules`, rejection handlers, jobs (`ScheduleTick` → commands with full refs) and `define…`.
 import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
 import type { JobModel, SagaModel, ServiceParameter } from "../model.js";
-import { serviceTypeParameter, unionOf } from "./aggregate-view.js";
+import { retryLiteral, serviceTypeParameter, unionOf } from "./aggregate-view.js";
 import { configKeyExpression } from "./config-view.js";
 import { docComment, identifier, methodKey, propertyAccess, stringArray, stringLiteral } from "./escape.js";
 import { aggregatesFile, type Imports } from "./imports.js";
@@ -49,6 +49,8 @@ export interface JobView extends SagaFunctionView {
   readonly configKey: string;
   /** A readable summary for the TSDoc: `@OnSchedule(name = …, cron = …)`. */
   readonly summary: string;
+  /** `overlap: "SKIP", timeout: "5m", jitter: …, retry: { … }, ` — the declared run policy, each entry only when declared. */
+  readonly policyEntries: string;
 }
 
 export interface SagaView {
@@ -130,5 +132,13 @@ function jobView(context: string, job: JobModel, base: SagaFunctionView, command
     commandTypes: stringArray(job.commands.map((c) => c.qualifiedName)),
     configKey: configKeyExpression(context, job.name),
     summary,
+    policyEntries: [
+      ...(job.overlap === "BUFFER_ALL" ? [] : [`overlap: ${stringLiteral(job.overlap)}`]),
+      ...(job.timeout === undefined ? [] : [`timeout: ${stringLiteral(job.timeout)}`]),
+      ...(job.jitter === undefined ? [] : [`jitter: ${stringLiteral(job.jitter)}`]),
+      ...(job.retry === undefined ? [] : [`retry: ${retryLiteral(job.retry)}`]),
+    ]
+      .map((entry) => `${entry}, `)
+      .join(""),
   };
 }

@@ -3,7 +3,7 @@
 // parameter list or annotation list, after which token. What is offered comes from the last run of
 // the build: names of the kind that position takes (`produces = [` events, `schedules = [`
 // commands, a field's type types, a parameter's type services…), annotation names and arguments,
-// zone names, misfire and scope values, and the keywords that may start a member or a declaration.
+// zone names, misfire, scope and overlap values, and the keywords that may start a member or a declaration.
 import { CompletionItemKind, type CompletionItem, type CompletionList, type Range } from "vscode-languageserver";
 import type { IToken, TokenType } from "chevrotain";
 import type { SourceFile } from "../ast.js";
@@ -179,6 +179,8 @@ function valueSlot(argument: string): Slot {
       return { kind: "words", words: ["SYSTEM", "TENANT"], item: CompletionItemKind.EnumMember, detail: "scope: one instance (SYSTEM) or one per tenant (TENANT)" };
     case "sharded":
       return { kind: "words", words: ["true", "false"], item: CompletionItemKind.Value, detail: "sharded" };
+    case "overlap":
+      return { kind: "words", words: ["BUFFER_ALL", "BUFFER_ONE", "SKIP"], item: CompletionItemKind.EnumMember, detail: "overlap: a slot during a run is queued (BUFFER_ALL), at most one queued (BUFFER_ONE), or skipped (SKIP)" };
     default:
       return { kind: "none" };
   }

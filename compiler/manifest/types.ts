@@ -51,7 +51,16 @@ export interface ManifestCommandHandler {
   readonly produces: readonly string[];
   readonly schedules: readonly ManifestSchedule[];
   readonly blocking: boolean;
+  /** `@Retry`: how a timer retries delivering the command (absent: the host's `wow.timers`). */
+  readonly retry?: ManifestRetry;
   readonly source: ManifestSource;
+}
+
+/** `@Retry(…)` as written; a value left out takes the host's default. */
+export interface ManifestRetry {
+  readonly maxAttempts?: number;
+  readonly backoff?: string;
+  readonly maxBackoff?: string;
 }
 
 export interface ManifestCommand {
@@ -141,6 +150,13 @@ export interface ManifestJob {
   readonly commands: readonly string[];
   readonly services: readonly ManifestServiceParameter[];
   readonly blocking: boolean;
+  /** A slot that comes while a run is in progress: queued (BUFFER_ALL), at most one queued (BUFFER_ONE), or skipped (SKIP). */
+  readonly overlap?: "BUFFER_ALL" | "BUFFER_ONE" | "SKIP";
+  /** A run past it fails (a duration as written). */
+  readonly timeout?: string;
+  /** Each slot runs up to this much after its due time (a duration as written). */
+  readonly jitter?: string;
+  readonly retry?: ManifestRetry;
   readonly source: ManifestSource;
 }
 

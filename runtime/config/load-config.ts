@@ -9,6 +9,7 @@ import addFormats from "ajv-formats";
 import { CronExpression } from "../cron/cron-expression.js";
 import { isValidTimeZone, zoneAdvice } from "../cron/zone.js";
 import { parseDuration } from "../model/duration.js";
+import { DURATION_SCHEMA } from "./runtime-sections.js";
 import { WowConfigError } from "./config-error.js";
 import { isConfigVariable, runtimeEnvironment } from "./config-keys.js";
 import { credentialProblems } from "./credentials.js";
@@ -86,7 +87,7 @@ export function loadWowConfig<Job extends string>(options: LoadWowConfigOptions<
     const validate = validatorFor(options.schema);
     const schemaProblems = validate(merged) ? [] : (validate.errors ?? []).map((error) => describe(error, sourceOf));
     const refused = new Set(schemaProblems.map((problem) => problem.path));
-    const more = [...semanticProblems(merged, sourceOf), ...unsafeIntegers(options.schema, merged, "", sourceOf)];
+    const more = [...semanticProblems(merged, sourceOf), ...valueProblems(options.schema, merged, "", sourceOf)];
     problems.push(...schemaProblems, ...more.filter((problem) => !refused.has(problem.path)));
   }
   if (problems.length > 0) throw new WowConfigError(problems);
@@ -122,15 +123,6 @@ function semanticProblems(config: unknown, sourceOf: (path: string) => string): 
   const credentials = record(wow?.http)?.credentials;
   if (Array.isArray(credentials) && credentials.every((c) => record(c) !== undefined)) {
     for (const found of credentialProblems(credentials, "/wow/http/credentials", "")) problems.push({ ...found, source: sourceOf(found.path) });
-  }
-  const pollInterval = record(wow?.timers)?.["poll-interval"];
-  if (typeof pollInterval === "string" || typeof pollInterval === "number") {
-    try {
-      // A zero interval would make an idle host poll without pause.
-      if (parseDuration(pollInterval) < 1) problem("/wow/timers/poll-interval", "must be at least 1 ms");
-    } catch (error) {
-      problem("/wow/timers/poll-interval", (error as Error).message);
-    }
   }
   return problems;
 }
@@ -183,20 +175,30 @@ function unknownVariables(table: Readonly<Record<string, readonly string[]>>, en
 }
 
 /**
- * Integers past what the runtime counts exactly (`"max-attempts": 1e308` is an integer to JSON Schema):
- * wherever the schema says `integer`, a value must be a safe integer.
+ * What a value's schema says but JSON Schema cannot check, wherever it stands: an integer past what the
+ * runtime counts exactly (`"max-attempts": 1e308` is an integer to JSON Schema), and a duration the
+ * duration parser refuses or that is 0 (`"PTxS"` fits the schema's pattern; a zero interval or timeout
+ * would make a loop spin).
  */
-function unsafeIntegers(schema: unknown, value: unknown, path: string, sourceOf: (path: string) => string): ConfigProblem[] {
+function valueProblems(schema: unknown, value: unknown, path: string, sourceOf: (path: string) => string): ConfigProblem[] {
   const node = record(schema);
   if (node === undefined) return [];
+  const fail = (message: string): ConfigProblem[] => [{ path, message, source: sourceOf(path) }];
+  if (node.pattern === DURATION_SCHEMA.pattern && (typeof value === "string" || typeof value === "number")) {
+    try {
+      return parseDuration(value) < 1 ? fail("must be at least 1 ms") : [];
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  }
   const types = Array.isArray(node.type) ? node.type : [node.type];
   if (types.includes("integer") && typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-    return [{ path, message: `must be at most ${Number.MAX_SAFE_INTEGER} (got ${value})`, source: sourceOf(path) }];
+    return fail(`must be at most ${Number.MAX_SAFE_INTEGER} (got ${value})`);
   }
   const properties = record(node.properties);
   const object = record(value);
   if (properties === undefined || object === undefined) return [];
-  return Object.keys(properties).flatMap((key) => (Object.hasOwn(object, key) ? unsafeIntegers(properties[key], object[key], `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, sourceOf) : []));
+  return Object.keys(properties).flatMap((key) => (Object.hasOwn(object, key) ? valueProblems(properties[key], object[key], `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, sourceOf) : []));
 }
 
 /** The value at `path` through own properties of plain objects, or undefined. */

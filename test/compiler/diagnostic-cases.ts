@@ -427,8 +427,8 @@ export const cases: readonly DiagnosticCase[] = [
   {
     code: "WOW3011",
     title: "annotation repeated",
-    sources: shop("", (t) => t.replace("on PlaceOrder", "@Blocking @Blocking\n  on PlaceOrder")),
-    expected: ["WOW3011 6:13"],
+    sources: shop("", (t) => t.replace("command PlaceOrder", "@CreateAggregate @CreateAggregate\n  command PlaceOrder")),
+    expected: ["WOW3011 3:20"],
   },
   {
     code: "WOW3012",
@@ -740,5 +740,47 @@ export const cases: readonly DiagnosticCase[] = [
       }
     `),
     expected: ["WOW4010 9:39"],
+  },
+  {
+    code: "WOW4012",
+    title: "a timeout and a backoff that are not durations",
+    sources: shop(`
+      saga Ticker {
+        @Retry(backoff = "ten seconds")
+        @OnSchedule(name = "tick", cron = "0 0 * * * *", timeout = "5 min", commands = [PlaceOrder])
+        job tick
+      }
+    `),
+    expected: ["WOW4012 9:20", "WOW4012 10:62"],
+  },
+  {
+    code: "WOW4013",
+    title: "no attempt at all",
+    sources: shop(`
+      saga Ticker {
+        @Retry(maxAttempts = 0)
+        @OnSchedule(name = "tick", cron = "0 0 * * * *", commands = [PlaceOrder])
+        job tick
+      }
+    `),
+    expected: ["WOW4013 9:24"],
+  },
+  {
+    code: "WOW4014",
+    title: "a backoff cap below the first delay",
+    sources: shop(`
+      saga Ticker {
+        @Retry(backoff = "5m", maxBackoff = "30s")
+        @OnSchedule(name = "tick", cron = "0 0 * * * *", commands = [PlaceOrder])
+        job tick
+      }
+    `),
+    expected: ["WOW4014 9:39"],
+  },
+  {
+    code: "WOW4015",
+    title: "@Blocking on a command handler",
+    sources: shop(``, (text) => text.replace("  @OnCommand(produces = [OrderPlaced])", "  @Blocking\n  @OnCommand(produces = [OrderPlaced])")),
+    expected: ["WOW4015 5:4"],
   },
 ];

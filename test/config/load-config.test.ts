@@ -105,6 +105,36 @@ describe("loadWowConfig", () => {
     }
   });
 
+  it("takes a job's run policy from the file and the environment, over the declaration", () => {
+    const config = load(
+      { wow: { schedules: { "receive-deliveries": { overlap: "BUFFER_ONE", timeout: "2m", jitter: "PT10S", retry: { "max-attempts": 4, backoff: "5s" } } } } },
+      { WOW_SCHEDULES__RECEIVE_DELIVERIES__RETRY__MAX_BACKOFF: "1m", WOW_SCHEDULES__RECEIVE_DELIVERIES__OVERLAP: "SKIP" },
+    );
+    expect(config.wow.schedules["receive-deliveries"]).toMatchObject({ overlap: "SKIP", timeout: "2m", jitter: "PT10S", retry: { "max-attempts": 4, backoff: "5s", "max-backoff": "1m" } });
+  });
+
+  it("a run policy's wrong values are errors at their paths: an unknown overlap, durations the parser refuses or that are 0, attempts out of range", () => {
+    const found = problems({ wow: { schedules: { "receive-deliveries": { overlap: "QUEUE", timeout: "0s", jitter: "PTxS", retry: { "max-attempts": 0, backof: "1s" } } } } });
+    expect(found.map((p) => p.path).sort()).toEqual([
+      "/wow/schedules/receive-deliveries/jitter",
+      "/wow/schedules/receive-deliveries/overlap",
+      "/wow/schedules/receive-deliveries/retry/backof",
+      "/wow/schedules/receive-deliveries/retry/max-attempts",
+      "/wow/schedules/receive-deliveries/timeout",
+    ]);
+    expect(found.find((p) => p.path.endsWith("/timeout"))!.message).toBe("must be at least 1 ms");
+    expect(found.find((p) => p.path.endsWith("/jitter"))!.message).toContain("not a duration");
+  });
+
+  it("every duration setting is read by the duration parser, in every section", () => {
+    // "P1X" fits the schema's pattern: only the parser refuses it.
+    const found = problems({ wow: { runs: { keep: "P1X" }, alerts: { webhook: { url: "https://example.test/hook", secret: "a-secret-of-16-chars", timeout: "0" } } } });
+    expect(found.map((p) => `${p.path}: ${p.message}`).sort()).toEqual([
+      "/wow/alerts/webhook/timeout: must be at least 1 ms",
+      '/wow/runs/keep: not a duration: "P1X" (use milliseconds, "250ms", "30s", "15m", "2h", "1d" or ISO-8601 "PT15M")',
+    ]);
+  });
+
   it("reports the engine's problems together with the schema's, in one round", () => {
     const first = problems({ wow: { schedules: { "receive-deliveries": { zone: "Europe/Pariss", misfire: "LATEST" } } } });
     expect(first.map((p) => p.path).sort()).toEqual(["/wow/schedules/receive-deliveries/misfire", "/wow/schedules/receive-deliveries/zone"]);

@@ -55,10 +55,10 @@ describe("examples/eshop", () => {
     const job = saga.members[5] as JobDeclaration;
     expect(job.kind).toBe("Job");
     expect(job.name.text).toBe("receiveDeliveries");
-    expect(job.annotations.map((a) => a.name.text)).toEqual(["Blocking", "OnSchedule"]);
+    expect(job.annotations.map((a) => a.name.text)).toEqual(["Blocking", "OnSchedule", "Retry"]);
     const schedule = job.annotations[1]!;
     expect(Object.fromEntries(schedule.args.map((a) => [a.name.text, a.value.kind === "String" ? a.value.value : a.value.kind === "Reference" ? a.value.name.text : a.value.kind]))).toEqual({
-      name: "receive-deliveries", cron: "0 0 6 * * *", zone: "UTC", misfire: "COALESCE", commands: "List",
+      name: "receive-deliveries", cron: "0 0 6 * * *", zone: "UTC", misfire: "COALESCE", commands: "List", overlap: "SKIP", timeout: "10m",
     });
     expect(job.params.map((p) => `${p.name.text}: ${p.type.text}`)).toEqual(["deliveries: Deliveries"]);
     expect(slice(file, saga.loc).endsWith("job receiveDeliveries(deliveries: Deliveries)\n}")).toBe(true);

@@ -61,7 +61,7 @@ describe("wowc lsp diagnostics", () => {
     const published = await client.diagnostics(order, from, (p) => p.diagnostics.length > 0);
     expect(published.diagnostics.map((d) => [d.code, d.range])).toEqual([
       ["WOW3007", range(26, 10, 26, 21)],
-      ["WOW2002", range(44, 5, 44, 15)],
+      ["WOW2002", range(45, 5, 45, 15)],
     ]);
     const unknown = published.diagnostics[1]!;
     expect(unknown).toMatchObject({ severity: 1, source: "wowc" });
@@ -76,7 +76,7 @@ describe("wowc lsp diagnostics", () => {
     const diagnostics = client.latest(order)!.diagnostics;
     const actions = await quickFixes(order, diagnostics[1]!);
     const fix = actions.find((a) => a.title === "Change to 'CancelOrder'")!;
-    expect(fix).toMatchObject({ kind: "quickfix", isPreferred: true, edit: { changes: { [order]: [{ range: range(44, 5, 44, 15), newText: "CancelOrder" }] } } });
+    expect(fix).toMatchObject({ kind: "quickfix", isPreferred: true, edit: { changes: { [order]: [{ range: range(45, 5, 45, 15), newText: "CancelOrder" }] } } });
     const from = client.published.length;
     await client.edit(order, fix.edit.changes[order]!);
     expect((await client.diagnostics(order, from)).diagnostics).toEqual([]);
@@ -147,7 +147,7 @@ describe("wowc lsp diagnostics", () => {
     expect(unhandled.range).toEqual(range(26, 10, 26, 21));
     const actions = await quickFixes(order, unhandled);
     const add = actions.find((a) => a.title === "Add the handler 'on RefundOrder' to aggregate 'Order'")!;
-    expect(add.edit.changes[order]).toEqual([{ range: range(46, 16, 46, 16), newText: "\n\n  @OnCommand(produces = [])\n  on RefundOrder" }]);
+    expect(add.edit.changes[order]).toEqual([{ range: range(47, 16, 47, 16), newText: "\n\n  @OnCommand(produces = [])\n  on RefundOrder" }]);
     const after = client.published.length;
     await client.edit(order, add.edit.changes[order]!);
     const fixed = await client.diagnostics(order, after);

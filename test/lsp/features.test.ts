@@ -57,7 +57,7 @@ describe("wowc lsp hover", () => {
         "**command** `CancelOrder` of aggregate `Order` — context `eshop-order`",
         "```wow\ncommand CancelOrder { reason: CancelReason }\n```",
         "Route: `PUT /eshop-order/tenant/{tenantId}/order/{id}/cancel_order`",
-        "Handled by: `on CancelOrder` in aggregate `Order` (order.wow:45)",
+        "Handled by: `on CancelOrder` in aggregate `Order` (order.wow:46)",
         "Scheduled by:\n- `on ConfirmOrderStock` of aggregate `eshop-order.Order` (order.wow:39)",
         "Sent by:\n- `on StockShortage` of saga `eshop-inventory.StockSaga` (inventory.wow:36)",
       ].join("\n\n"),
@@ -73,7 +73,7 @@ describe("wowc lsp hover", () => {
 
   it("shows a job's rule in words and its next five fire times in its zone", async () => {
     const hover = await client.request<Hover>("textDocument/hover", at(inventory, 44, 50));
-    expect(hover.range).toEqual(range(45, 6, 45, 23));
+    expect(hover.range).toEqual(range(46, 6, 46, 23));
     expect(hover.contents.value).toBe(
       [
         "**job** `receiveDeliveries` — cron `0 0 6 * * *` in UTC",
@@ -88,7 +88,7 @@ describe("wowc lsp hover", () => {
     const from = client.published.length;
     await client.replace(inventory, 'cron = "0 0 6 * * *", zone = "UTC"', 'cron = "0 30 2 * * SUN", zone = "Europe/Paris"');
     await client.diagnostics(inventory, from);
-    const hover = await client.request<Hover>("textDocument/hover", at(inventory, 45, 8));
+    const hover = await client.request<Hover>("textDocument/hover", at(inventory, 46, 8));
     expect(hover.contents.value).toContain("Fires at 02:30:00, on Sunday (Europe/Paris).");
     expect(hover.contents.value).toContain("| 2025-01-05 02:30:00 +01:00 | 2025-01-05T01:30:00.000Z |");
     await client.replace(inventory, 'cron = "0 30 2 * * SUN", zone = "Europe/Paris"', 'cron = "0 0 6 * * *", zone = "UTC"');
@@ -129,7 +129,7 @@ describe("wowc lsp navigation", () => {
     expect(prepared).toEqual({ range: range(26, 10, 26, 21), placeholder: "CancelOrder" });
     const edit = await client.request<{ changes: Record<string, TextEdit[]> }>("textDocument/rename", { ...at(order, 26, 12), newName: "AbortOrder" });
     expect(Object.keys(edit.changes).sort()).toEqual([inventory, order].sort());
-    expect(edit.changes[order]!.map((e) => e.range)).toEqual([range(26, 10, 26, 21), range(37, 85, 37, 96), range(44, 5, 44, 16)]);
+    expect(edit.changes[order]!.map((e) => e.range)).toEqual([range(26, 10, 26, 21), range(37, 85, 37, 96), range(45, 5, 45, 16)]);
     expect(edit.changes[inventory]).toEqual([{ range: range(34, 35, 34, 46), newText: "AbortOrder" }]);
     const renamed = applyEdits(client.text(order), edit.changes[order]!);
     expect(renamed).toContain("command AbortOrder { reason: CancelReason }");
@@ -165,7 +165,7 @@ describe("wowc lsp symbols", () => {
     const symbols = await client.request<DocumentSymbol[]>("textDocument/documentSymbol", { textDocument: { uri: inventory } });
     expect(symbols.map((s) => [s.name, s.kind])).toEqual([["eshop-inventory", 3], ["Deliveries", 11], ["Stock", 5], ["StockSaga", 5]]);
     const saga = symbols[3]!;
-    expect(saga.range).toEqual(range(27, 0, 46, 1));
+    expect(saga.range).toEqual(range(27, 0, 47, 1));
     expect(saga.selectionRange).toEqual(range(27, 5, 27, 14));
     expect(saga.children!.map((c) => c.name)).toEqual(["on eshop-order.OrderCreated", "on StockReserved", "on StockShortage", "on eshop-order.OrderCancelled", "on ReserveStock", "receiveDeliveries"]);
     expect(symbols[2]!.children!.map((c) => c.name).slice(0, 3)).toEqual(["state", "ReceiveStock", "ReserveStock"]);
@@ -241,15 +241,15 @@ describe("wowc lsp completion", () => {
 
   it("offers the annotations a member may carry after `@`, and an annotation's arguments", async () => {
     await client.replace(order, "  @OnCommand(produces = [OrderPaid])", "  @\n  @OnCommand(produces = [OrderPaid])");
-    expect(labels(await complete(order, 40, 3)).sort()).toEqual(["Blocking", "CreateAggregate", "DeleteAggregate", "OnCommand"]);
+    expect(labels(await complete(order, 40, 3)).sort()).toEqual(["Blocking", "CreateAggregate", "DeleteAggregate", "OnCommand", "Retry"]);
     await client.replace(order, "  @\n  @OnCommand(produces = [OrderPaid])", "  @OnCommand(produces = [OrderPaid])");
     const saga = labels(await complete(inventory, 44, 14));
-    expect(saga).toEqual(["scope", "sharded"]);
+    expect(saga).toEqual(["scope", "sharded", "jitter"]);
     const args = await complete(inventory, 44, 42);
-    expect(args.items.map((i) => i.textEdit!.newText)).toEqual(["scope = ", "sharded = "]);
+    expect(args.items.map((i) => i.textEdit!.newText)).toEqual(["scope = ", "sharded = ", "jitter = "]);
   });
 
-  it("offers zone names inside `zone = \"…\"` and misfire and scope values", async () => {
+  it("offers zone names inside `zone = \"…\"` and misfire, scope and overlap values", async () => {
     const zones = await complete(inventory, 44, 74);
     expect(labels(zones)).toEqual(expect.arrayContaining(["UTC", "Europe/Paris", "America/New_York"]));
     expect(zones.items.find((i) => i.label === "Europe/Paris")!.textEdit).toEqual({ range: range(44, 73, 44, 76), newText: "Europe/Paris" });
@@ -257,6 +257,9 @@ describe("wowc lsp completion", () => {
     await client.replace(inventory, "misfire = COALESCE,", "misfire = COALESCE, scope = ,");
     expect(labels(await complete(inventory, 44, 106))).toEqual(["SYSTEM", "TENANT"]);
     await client.replace(inventory, "misfire = COALESCE, scope = ,", "misfire = COALESCE,");
+    await client.replace(inventory, "overlap = SKIP", "overlap = ");
+    expect(labels(await complete(inventory, 44, 136))).toEqual(["BUFFER_ALL", "BUFFER_ONE", "SKIP"]);
+    await client.replace(inventory, "overlap = ", "overlap = SKIP");
   });
 
   it("offers the keywords that may start a member or a declaration, and the handled target after `on`", async () => {

@@ -69,6 +69,47 @@ function jobSchema([key, name, saga, scope]: readonly [JobName, string, string, 
         default: true,
         description: "false keeps a SYSTEM instance disabled at start.",
       },
+      overlap: {
+        enum: ["BUFFER_ALL", "BUFFER_ONE", "SKIP"],
+        description: "A slot that comes while a run is in progress: BUFFER_ALL queues it, BUFFER_ONE keeps at most one waiting, SKIP skips it (default: the declaration's, else BUFFER_ALL).",
+      },
+      timeout: {
+        type: ["string", "integer"],
+        minimum: 1,
+        pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+        description: "A run past it fails and is retried as a failure (default: the declaration's, else none).",
+      },
+      jitter: {
+        type: ["string", "integer"],
+        minimum: 1,
+        pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+        description: "Each slot runs up to this much after its due time, by a delay fixed per slot (default: the declaration's, else none).",
+      },
+      retry: {
+        type: "object",
+        additionalProperties: false,
+        description: "Attempts after a failed run, over the declaration's @Retry (default: wow.timers).",
+        properties: {
+          "max-attempts": {
+            type: "integer",
+            minimum: 1,
+            maximum: 1000,
+            description: "Attempts in all, the first included, before the run is parked.",
+          },
+          backoff: {
+            type: ["string", "integer"],
+            minimum: 1,
+            pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+            description: "The delay after the first failure; it doubles after each further one.",
+          },
+          "max-backoff": {
+            type: ["string", "integer"],
+            minimum: 1,
+            pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+            description: "The longest delay.",
+          },
+        },
+      },
     },
   }];
 }
@@ -281,6 +322,18 @@ export const configEnvironment: Readonly<Record<string, readonly string[]>> = {
   "WOW_SCHEDULES__RECEIVE_DELIVERIES__MISFIRE": ["wow", "schedules", "receive-deliveries", "misfire"],
   // WOW_SCHEDULES__RECEIVE_DELIVERIES__ENABLED → /wow/schedules/receive-deliveries/enabled
   "WOW_SCHEDULES__RECEIVE_DELIVERIES__ENABLED": ["wow", "schedules", "receive-deliveries", "enabled"],
+  // WOW_SCHEDULES__RECEIVE_DELIVERIES__OVERLAP → /wow/schedules/receive-deliveries/overlap
+  "WOW_SCHEDULES__RECEIVE_DELIVERIES__OVERLAP": ["wow", "schedules", "receive-deliveries", "overlap"],
+  // WOW_SCHEDULES__RECEIVE_DELIVERIES__TIMEOUT → /wow/schedules/receive-deliveries/timeout
+  "WOW_SCHEDULES__RECEIVE_DELIVERIES__TIMEOUT": ["wow", "schedules", "receive-deliveries", "timeout"],
+  // WOW_SCHEDULES__RECEIVE_DELIVERIES__JITTER → /wow/schedules/receive-deliveries/jitter
+  "WOW_SCHEDULES__RECEIVE_DELIVERIES__JITTER": ["wow", "schedules", "receive-deliveries", "jitter"],
+  // WOW_SCHEDULES__RECEIVE_DELIVERIES__RETRY__MAX_ATTEMPTS → /wow/schedules/receive-deliveries/retry/max-attempts
+  "WOW_SCHEDULES__RECEIVE_DELIVERIES__RETRY__MAX_ATTEMPTS": ["wow", "schedules", "receive-deliveries", "retry", "max-attempts"],
+  // WOW_SCHEDULES__RECEIVE_DELIVERIES__RETRY__BACKOFF → /wow/schedules/receive-deliveries/retry/backoff
+  "WOW_SCHEDULES__RECEIVE_DELIVERIES__RETRY__BACKOFF": ["wow", "schedules", "receive-deliveries", "retry", "backoff"],
+  // WOW_SCHEDULES__RECEIVE_DELIVERIES__RETRY__MAX_BACKOFF → /wow/schedules/receive-deliveries/retry/max-backoff
+  "WOW_SCHEDULES__RECEIVE_DELIVERIES__RETRY__MAX_BACKOFF": ["wow", "schedules", "receive-deliveries", "retry", "max-backoff"],
   // WOW_TIMERS__POLL_INTERVAL → /wow/timers/poll-interval
   "WOW_TIMERS__POLL_INTERVAL": ["wow", "timers", "poll-interval"],
   // WOW_TIMERS__MAX_ATTEMPTS → /wow/timers/max-attempts

@@ -103,7 +103,7 @@ export function defineStockSaga<$Svc extends StockSagaServiceTypes = StockSagaSe
         scope: "SYSTEM",
         sharded: false,
         misfire: "COALESCE",
-        services: ["eshop-inventory.Deliveries"], blocking: true,
+        services: ["eshop-inventory.Deliveries"], overlap: "SKIP", timeout: "10m", retry: { maxAttempts: 3, backoff: "30s", maxBackoff: "5m" }, blocking: true,
         commands: ["eshop-inventory.ReceiveStock"],
         handle: (tick, context, services) =>
           impl.receiveDeliveries(tick, context as $wow.JobContext<ReceiveStockCommand>, { deliveries: services["eshop-inventory.Deliveries"] as $Svc["Deliveries"] }),

@@ -188,6 +188,7 @@ export function defineOrder<$Svc extends OrderServiceTypes = OrderServiceTypes>(
         produces: ["eshop-order.OrderCancelled"],
         schedules: [],
         bodySchema: {"$defs":{"eshop-order.CancelReason":{"enum":["OUT_OF_STOCK","PAYMENT_TIMEOUT","CUSTOMER"]}},"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"reason":{"$ref":"#/$defs/eshop-order.CancelReason"}},"required":["reason"],"type":"object"},
+        retry: { maxAttempts: 8, backoff: "1s", maxBackoff: "1m" },
         decide: (state, command, scope) => impl.onCancelOrder(state, command as $wow.CommandMessage<CancelOrder>, scope),
       },
     },
