@@ -1,8 +1,12 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit`, and `slow` (suites over thousands of generated inputs, type-checked in one
-// TypeScript program: a minute of CPU). `npm test` runs both; `vitest run --project unit` skips the slow one.
+// Three projects: `unit`; `crash` (host processes SIGKILLed mid-delivery and restarted, on SQLite and
+// on PostgreSQL: half a minute of real time); and `slow` (suites over thousands of generated inputs,
+// type-checked in one TypeScript program: a minute of CPU). `npm test` runs all three;
+// `vitest run --project unit` skips the others. Every project that may reach PostgreSQL asks once
+// whether it answers (test/support/postgres-setup.ts).
 const exclude = ["node_modules/**", "dist/**", "test/bench/**", "**/generated/**"];
+const CRASH = "test/runtime/crash.test.ts";
 
 export default defineConfig({
   test: {
@@ -15,8 +19,9 @@ export default defineConfig({
       {
         extends: true,
         // Fails the run when a test wrote into the repository rather than a temporary directory.
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**"], globalSetup: ["test/support/tree-guard.ts", "test/support/postgres-setup.ts"] },
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**", CRASH], globalSetup: ["test/support/tree-guard.ts", "test/support/postgres-setup.ts"] },
       },
+      { extends: true, test: { name: "crash", include: [CRASH], exclude, testTimeout: 180_000, globalSetup: ["test/support/postgres-setup.ts"] } },
       { extends: true, test: { name: "slow", include: ["test/hostile/**/*.test.ts"], exclude, testTimeout: 600_000, hookTimeout: 600_000 } },
     ],
   },
