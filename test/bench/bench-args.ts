@@ -1,4 +1,6 @@
-// What the benches share: reading `--name N` and `--name word` from the command line, and the median of samples.
+// What the benches share: reading `--name N` and `--name word` from the command line, and the median of
+// samples. The hosts a bench makes log only warnings (WOW_LOG__LEVEL), so its output stays its table and JSON line.
+process.env["WOW_LOG__LEVEL"] ??= "warn";
 
 /** The integer after `--name` on the command line (at least `min`), or `fallback` without one. */
 export function argument(name: string, fallback: number, min = 1): number {
