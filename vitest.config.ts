@@ -1,9 +1,12 @@
 import { defineConfig } from "vitest/config";
 
-// Three projects: `unit`; `slow` (suites over thousands of generated inputs, type-checked in one
-// TypeScript program: a minute of CPU); `browser` (the operator console in headless Chromium). `npm test`
-// runs all three; `vitest run --project unit` only the fast one.
+// Four projects: `unit`; `crash` (host processes SIGKILLed mid-delivery and restarted, on SQLite and
+// on PostgreSQL: half a minute of real time); `slow` (suites over thousands of generated inputs,
+// type-checked in one TypeScript program: a minute of CPU); `browser` (the operator console in headless
+// Chromium). `npm test` runs all four; `vitest run --project unit` only the fast one. Every project
+// that may reach PostgreSQL asks once whether it answers (test/support/postgres-setup.ts).
 const exclude = ["node_modules/**", "dist/**", "test/bench/**", "**/generated/**"];
+const CRASH = "test/runtime/crash.test.ts";
 
 export default defineConfig({
   test: {
@@ -16,8 +19,9 @@ export default defineConfig({
       {
         extends: true,
         // Fails the run when a test wrote into the repository rather than a temporary directory.
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**", "test/browser/**"], globalSetup: ["test/support/tree-guard.ts"] },
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**", "test/browser/**", CRASH], globalSetup: ["test/support/tree-guard.ts", "test/support/postgres-setup.ts"] },
       },
+      { extends: true, test: { name: "crash", include: [CRASH], exclude, testTimeout: 180_000, globalSetup: ["test/support/postgres-setup.ts"] } },
       { extends: true, test: { name: "browser", include: ["test/browser/**/*.test.ts"], exclude, testTimeout: 120_000, hookTimeout: 120_000, globalSetup: ["test/support/tree-guard.ts"] } },
       // The hostile-name suite type-checks every accepted input's SDK in one program: past Node's default
       // 4 GB heap, its worker died of SIGABRT ("Worker exited unexpectedly") and took the run down.

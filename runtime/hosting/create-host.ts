@@ -20,7 +20,6 @@ import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../mod
 import { AggregateRegistry } from "../processing/registry.js";
 import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
 import { StoreDamagedError } from "../store/errors.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 import type { ParkedEvent } from "../store/subscription-store.js";
 import type { TimerQuery, TimerRow } from "../store/timer-store.js";
@@ -34,6 +33,7 @@ import { checkTargets } from "./check-targets.js";
 import { configuredTimerOptions } from "./config-options.js";
 import { Host } from "./core-host.js";
 import { hostOps, type HostOps } from "./host-ops.js";
+import { openStore } from "./open-store.js";
 import { readiness } from "./readiness.js";
 import type { ParkedAlert } from "../ops/alerts.js";
 import { errorField, type Logger } from "../ops/log.js";
@@ -54,7 +54,10 @@ export interface HostStatus {
 
 export interface CreateHostOptions {
   readonly registrations: readonly Registration[];
-  /** A store, or the SQLite file's path; default: SQLite at `wow.store.path` of the config, else `wow.db`. */
+  /**
+   * A store, a PostgreSQL URL (`postgres://…`) or a SQLite file's path; default: `wow.store.url` of the
+   * config, else SQLite at `wow.store.path`, else `wow.db`.
+   */
   readonly store?: Store | string;
   readonly config?: WowConfig;
   readonly clock?: Clock;
@@ -122,16 +125,9 @@ export class WowHost implements HttpHost {
     const configuredTimers = configuredTimerOptions(options.config);
     this.clock = options.clock ?? systemClock;
     this.config = options.config;
-    const store = options.store ?? options.config?.wow.store?.path ?? "wow.db";
-    this.ownsStore = typeof store === "string";
-    const storeConfig = options.config?.wow.store;
-    this.store =
-      typeof store === "string"
-        ? new SqliteStore(store, {
-            ...(storeConfig?.synchronous === undefined ? {} : { synchronous: storeConfig.synchronous }),
-            ...(storeConfig?.["integrity-check"] === undefined ? {} : { integrityCheck: storeConfig["integrity-check"] }),
-          })
-        : store;
+    const opened = openStore(options.store, options.config?.wow.store);
+    this.ownsStore = opened.owned;
+    this.store = opened.store;
     this.sagas = options.registrations.filter(isSaga);
     this.ops = hostOps(options, options.config, this.clock, this.store.runs, {
       dueBacklog: async (now) => (await this.store.timers.counts(now)).due,
@@ -221,13 +217,20 @@ export class WowHost implements HttpHost {
   /** Starts timers and subscriptions, then enables the SYSTEM jobs (per config). */
   start(): Promise<void> {
     this.started ??= (async () => {
+      // A server's store connects and migrates first: a host that cannot reach it does not start.
+      await this.store.open?.();
       this.core.start();
       this.subscriptions.start();
       this.ops.retention?.start();
       await this.jobs.startSystemJobs(this.send);
       this.ops.log.info({ event: "host.started", store: this.store.kind }, "host started");
     })();
-    return this.started;
+    // A start that failed (its store unreachable) may be tried again.
+    const started = this.started;
+    started.catch(() => {
+      if (this.started === started) this.started = undefined;
+    });
+    return started;
   }
 
   /** Graceful: no new HTTP requests, in-flight work finishes, nothing is lost (timers and checkpoints are durable). */
