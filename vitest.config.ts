@@ -15,7 +15,7 @@ export default defineConfig({
       {
         extends: true,
         // Fails the run when a test wrote into the repository rather than a temporary directory.
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**"], globalSetup: ["test/support/tree-guard.ts"] },
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**"], globalSetup: ["test/support/tree-guard.ts", "test/support/postgres-setup.ts"] },
       },
       { extends: true, test: { name: "slow", include: ["test/hostile/**/*.test.ts"], exclude, testTimeout: 600_000, hookTimeout: 600_000 } },
     ],

@@ -12,7 +12,7 @@ export * from "./config/index.js";
 export type { CommandOutcome, CommandResult } from "./model/command-result.js";
 export { SystemEvents, isSystemEvent, type ScheduleCancelledBody, type ScheduleSetBody } from "./model/system-events.js";
 export { systemClock, type Clock, type SleepOptions } from "./clock.js";
-export { DuplicateRequestError, StoreDamagedError, UnstorableCommitError, VersionConflictError, type CommitRefusal } from "./store/errors.js";
+export { DuplicateRequestError, StoreDamagedError, StoreError, UnstorableCommitError, VersionConflictError, type CommitRefusal, type StoreErrorCode } from "./store/errors.js";
 export type { AppendResult, Commit, DecisionInput, EventStore, RequestRecord, StoredStream, TimerChange, TimerSpec } from "./store/event-store.js";
 export type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStatus, TimerStore } from "./store/timer-store.js";
 export type { Store } from "./store/store.js";
@@ -20,6 +20,8 @@ export { instanceKeyOf, type AttemptOutcome, type InstanceKey, type JobRun, type
 export { MemoryStore } from "./store/memory/memory-store.js";
 export { SqliteStore } from "./store/sqlite/sqlite-store.js";
 export type { SqliteStoreOptions } from "./store/sqlite/options.js";
+export { PostgresStore } from "./store/postgres/postgres-store.js";
+export type { PostgresStoreOptions } from "./store/postgres/options.js";
 export { SCHEMA_VERSION } from "./store/sqlite/schema.js";
 export { CommandProcessor, type CommandProcessorOptions, type CommandSender } from "./processing/command-processor.js";
 export type { DecideOptions } from "./processing/decide.js";

@@ -62,3 +62,29 @@ export class StoreDamagedError extends Error {
     this.name = "StoreDamagedError";
   }
 }
+
+/** Why a store could not be reached or opened: a code to match on, and a message naming the server (never a password). */
+export type StoreErrorCode =
+  | "WOW_STORE_BAD_URL"
+  | "WOW_STORE_UNREACHABLE"
+  | "WOW_STORE_NO_DATABASE"
+  | "WOW_STORE_LOGIN_REFUSED"
+  | "WOW_STORE_SCHEMA_NEWER"
+  | "WOW_STORE_LOST";
+
+/**
+ * The store's server could not be used: a URL that is not one, a server that does not answer, a refused
+ * login, a missing database, a schema from a newer wowc, or a connection lost while running. `target`:
+ * `host:port/database`.
+ */
+export class StoreError extends Error {
+  constructor(
+    readonly code: StoreErrorCode,
+    readonly target: string,
+    message: string,
+    cause?: unknown,
+  ) {
+    super(`${code}: ${message}`, cause === undefined ? undefined : { cause });
+    this.name = "StoreError";
+  }
+}

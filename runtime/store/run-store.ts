@@ -122,3 +122,17 @@ export function readCursor(cursor: string | undefined): readonly [number, string
   } catch {}
   return undefined;
 }
+
+/** A query's cursor as its keys; one this store did not make is refused. */
+export function cursorKeys(cursor: string | undefined): readonly [number, string] | undefined {
+  const keys = readCursor(cursor);
+  if (cursor !== undefined && keys === undefined) throw new RangeError("a cursor this store did not make");
+  return keys;
+}
+
+/** `limit + 1` rows read: the page, and a cursor when there was more. */
+export function pageOf<T extends { readonly id: string }>(rows: readonly T[], limit: number, at: (t: T) => number): Page<T> {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return rows.length > limit && last !== undefined ? { items, next: cursorOf(at(last), last.id) } : { items };
+}

@@ -12,6 +12,11 @@ export interface Store {
   readonly timers: TimerStore;
   readonly subscriptions: SubscriptionStore;
   readonly runs: RunStore;
+  /**
+   * Connects and brings its schema up to date, before a host starts on it (a store that opened when it
+   * was made has none); rejects with a StoreError saying why it cannot.
+   */
+  open?(): Promise<void>;
   /** Throws when the store cannot take a write now (locked, read-only, unreachable): what readiness asks. */
   probe?(): Promise<void>;
   /** Housekeeping for a moment with nothing due (e.g. SQLite's WAL checkpoint). */

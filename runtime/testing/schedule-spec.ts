@@ -13,6 +13,7 @@ import type { SagaRegistration, ScheduleTick } from "../model/saga-registration.
 import type { Misfire } from "../model/schedule-rule.js";
 import type { SubscriptionOptions } from "../subscriptions/subscription-service.js";
 import { MemoryStore } from "../store/memory/memory-store.js";
+import { storeOnClock } from "./store-on-clock.js";
 import type { Store } from "../store/store.js";
 import type { CommandResult } from "../model/command-result.js";
 import type { DurationInput } from "../model/duration.js";
@@ -122,7 +123,7 @@ export class ScheduleSpec {
 
   constructor(options: ScheduleSpecOptions) {
     this.clock = options.clock ?? new VirtualClock(options.start ?? "2026-01-01T00:00:00Z");
-    this.store = options.store ?? new MemoryStore();
+    this.store = options.store === undefined ? new MemoryStore() : storeOnClock(options.store, this.clock);
     this.context = options.context ?? options.sagas?.[0]?.context;
     this.app = createHost({
       registrations: [...options.aggregates, ...(options.sagas ?? [])],

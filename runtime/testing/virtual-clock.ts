@@ -62,6 +62,8 @@ export class VirtualClock implements Clock {
   private readonly maxTurns: number;
   /** Tracked work not settled yet. */
   private inFlight = 0;
+  /** A store's operations under way (`io`): time waits for them however many turns they take. */
+  private pendingIo = 0;
 
   constructor(start: InstantInput = 0, options: VirtualClockOptions = {}) {
     this.current = toEpochMs(start);
@@ -122,6 +124,21 @@ export class VirtualClock implements Clock {
     return work;
   }
 
+  /**
+   * Marks `work` as a store's I/O, which always ends (in a result or an error): while it is under way,
+   * the work at the current instant is not quiet, however many event-loop turns a database server's
+   * round trips and commits take. Returns `work`.
+   */
+  io<T>(work: Promise<T>): Promise<T> {
+    this.pendingIo++;
+    const done = () => {
+      this.pendingIo--;
+      this.uses++;
+    };
+    void work.then(done, done);
+    return work;
+  }
+
   /** Moves time forward by `duration`, waking sleepers (and running what they start) in order. */
   async advanceTime(duration: DurationInput): Promise<void> {
     await this.advanceTo(this.current + this.offset + parseDuration(duration));
@@ -173,11 +190,15 @@ export class VirtualClock implements Clock {
     this.current = Math.max(this.current, instant);
   }
 
-  /** Yields turns until QUIET_TURNS pass in a row without a use of the clock (IN_FLIGHT_QUIET_TURNS while tracked work is in flight). */
+  /** Yields turns until QUIET_TURNS pass in a row without a use of the clock (IN_FLIGHT_QUIET_TURNS while tracked work is in flight), and no store I/O is under way. */
   private async settle(): Promise<void> {
     for (let quiet = 0; quiet < (this.inFlight > 0 ? IN_FLIGHT_QUIET_TURNS : QUIET_TURNS); ) {
       const seen = this.uses;
       await turn();
+      if (this.pendingIo > 0) {
+        quiet = 0;
+        continue;
+      }
       if (++this.turnsHere > this.maxTurns) {
         throw new Error(
           `VirtualClock: the work at ${new Date(this.current).toISOString()} did not settle within ${this.maxTurns} event-loop turns ` +

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Decision, Host, ScheduleRule, SqliteStore, aggregateRef, commandMessage, type AggregateRegistration, type BatchEntry, type CommandMessage, type DueBatch, type EventStore, type Store, type TimerStore } from "../../runtime/index.js";
 import type { Commit } from "../../runtime/index.js";
-import { VirtualClock } from "../../runtime/testing/virtual-clock.js";
+import { storeOnClock, VirtualClock } from "../../runtime/testing/index.js";
 import { stores, tempDbPath } from "./fixtures/stores.js";
 
 const START = Date.parse("2026-03-01T00:00:00Z");
@@ -81,7 +81,7 @@ describe.each(stores)("timer batch commit failing as a whole: $name", (store) =>
     journal = failingFor(store.open(), "bad");
     const clock = new VirtualClock(START);
     const errors: unknown[] = [];
-    host = new Host({ store: journal, aggregates: [thing], clock, timers: { pollInterval: 1000, maxAttempts: 3, backoff: { initial: 1000, factor: 2 } }, onError: (e) => errors.push(e) });
+    host = new Host({ store: storeOnClock(journal, clock), aggregates: [thing], clock, timers: { pollInterval: 1000, maxAttempts: 3, backoff: { initial: 1000, factor: 2 } }, onError: (e) => errors.push(e) });
     host.start();
     for (const id of ["good1", "bad", "good2"]) await host.send(commandMessage("f.Set", { at: START + 1000 }, ref(id)));
     await clock.advanceTime("1m");

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Decision, Host, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration, type CommandMessage, type Delivery, type Store } from "../../runtime/index.js";
 import { UnstorableCommitError, VersionConflictError, type Commit } from "../../runtime/index.js";
-import { VirtualClock } from "../../runtime/testing/virtual-clock.js";
+import { storeOnClock, VirtualClock } from "../../runtime/testing/index.js";
 import { stores } from "./fixtures/stores.js";
 
 const START = Date.parse("2026-03-01T00:00:00Z");
@@ -46,7 +46,7 @@ describe.each(stores)("an unstorable decision fails alone: $name", (store) => {
     const deliveries: Delivery[] = [];
     const errors: unknown[] = [];
     host = new Host({
-      store: journal,
+      store: storeOnClock(journal, clock),
       aggregates: [thing],
       clock,
       timers: { pollInterval: 1000, maxAttempts: 3, backoff: { initial: 1000, factor: 2 } },

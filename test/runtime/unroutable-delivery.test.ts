@@ -4,7 +4,7 @@
 // sees it and can re-drive it once a deploy handles it. A real target's rejection still ends the timer.
 import { afterEach, describe, expect, it } from "vitest";
 import { Decision, Host, ScheduleRule, aggregateRef, commandMessage, reject, type AggregateRegistration, type CommandMessage, type Delivery, type Store } from "../../runtime/index.js";
-import { VirtualClock } from "../../runtime/testing/virtual-clock.js";
+import { storeOnClock, VirtualClock } from "../../runtime/testing/index.js";
 import { stores } from "./fixtures/stores.js";
 
 const START = Date.parse("2026-03-01T00:00:00Z");
@@ -46,7 +46,7 @@ describe.each(stores)("an unroutable scheduled command: $name", (store) => {
 
   function host(clock: VirtualClock, deliveries: Delivery[], aggregate: AggregateRegistration<object>): Host {
     const h = new Host({
-      store: journal,
+      store: storeOnClock(journal, clock),
       aggregates: [aggregate],
       clock,
       timers: { pollInterval: 1000, maxAttempts: 3, backoff: { initial: 1000, factor: 2 } },

@@ -1,7 +1,7 @@
 // The run log in the store's SQLite file (same connection). Each row keeps its run or attempt whole
 // as JSON beside the columns it is found and ordered by.
 import type Database from "better-sqlite3";
-import { cursorOf, instanceKeyOf, readCursor, type InstanceKey, type JobRun, type Page, type RunQuery, type RunStore, type TimerAttempt } from "../run-store.js";
+import { cursorKeys, instanceKeyOf, pageOf, type InstanceKey, type JobRun, type Page, type RunQuery, type RunStore, type TimerAttempt } from "../run-store.js";
 import type { SqliteConnection } from "./connection.js";
 import { MultiRowStatement } from "./multi-row.js";
 
@@ -103,17 +103,4 @@ export class SqliteRunStore implements RunStore {
   async prune(before: number, perInstance: number): Promise<number> {
     return this.c.guard(() => this.pruneTx.immediate(before, perInstance));
   }
-}
-
-function cursorKeys(cursor: string | undefined): readonly [number, string] | undefined {
-  const keys = readCursor(cursor);
-  if (cursor !== undefined && keys === undefined) throw new RangeError("a cursor this store did not make");
-  return keys;
-}
-
-/** `limit + 1` rows read: the page, and a cursor when there was more. */
-function pageOf<T extends { readonly id: string }>(rows: readonly T[], limit: number, at: (t: T) => number): Page<T> {
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  return rows.length > limit && last !== undefined ? { items, next: cursorOf(at(last), last.id) } : { items };
 }

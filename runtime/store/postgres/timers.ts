@@ -1,0 +1,130 @@
+// Timers in PostgreSQL. A claim leases the due timers to its claimer until the lease ends (rows another
+// claimer is taking are skipped, so claimers sharing the database never take the same timer), then
+// reads what their slots' commands meet; the batch's commits and settlements are written in one
+// transaction, checked there against the streams as they are then.
+import { refOfKey, type AggregateRef } from "../../model/aggregate-ref.js";
+import { slotRequestId } from "../../model/request-ids.js";
+import type { DecisionInput, StoredStream } from "../event-store.js";
+import { toEvent } from "../stored-json.js";
+import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
+import { toTimer } from "../sqlite/rows.js";
+import { entriesData, settle, writeEntries } from "./commit-writer.js";
+import type { PgConnection } from "./connection.js";
+import type { EventRow, StreamAndRequestRow, TimerColumns } from "./statements.js";
+
+const DEFAULT_LIST_LIMIT = 1000;
+
+export class PgTimerStore implements TimerStore {
+  constructor(private readonly c: PgConnection) {}
+
+  async claimDue(now: number, limit: number, lease: ClaimLease): Promise<DueBatch> {
+    const rows = await this.c.query<TimerColumns>(this.c.sql.claimDue, [now, limit, lease.until, lease.owner]);
+    if (rows.length === 0) return { timers: [], inputs: [] };
+    rows.sort((a, b) => a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const refs = new Map<string, AggregateRef>();
+    const timers = rows.map((row) => {
+      const timer = toTimer(row, refs);
+      this.c.knowKey(timer.target, row.target ?? row.owner);
+      return timer;
+    });
+    const keys = rows.map((row) => row.target ?? row.owner);
+    return { timers, inputs: await this.inputsOf(timers, keys) };
+  }
+
+  /** What each timer's current slot meets: its request record, or its target's stream (read once per stream). */
+  private async inputsOf(timers: readonly TimerRow[], keys: readonly string[]): Promise<DecisionInput[]> {
+    const states = await this.c.query<StreamAndRequestRow & { i: number }>(this.c.sql.streamsAndRequests, [keys, timers.map((t) => slotRequestId(t.id, t.slot))]);
+    states.sort((a, b) => a.i - b.i);
+    /** Streams to read, each with the version its events start after (its snapshot's, or 0). */
+    const wanted = new Map<string, { row: StreamAndRequestRow; after: number }>();
+    states.forEach((row, i) => {
+      if (row.request_version !== null || row.version === null || row.version === 0) return;
+      wanted.set(keys[i]!, { row, after: 0 });
+    });
+    const withSnapshot = [...wanted].filter(([, w]) => w.row.snapshot_version !== null).map(([key]) => key);
+    const snapshots = new Map<string, { version: number; state: unknown }>();
+    if (withSnapshot.length > 0) {
+      for (const s of await this.c.query<{ stream: string; version: number; state: string }>(this.c.sql.snapshots, [withSnapshot])) {
+        snapshots.set(s.stream, { version: s.version, state: JSON.parse(s.state) });
+        wanted.get(s.stream)!.after = s.version;
+      }
+    }
+    const events = new Map<string, EventRow[]>();
+    if (wanted.size > 0) {
+      const entries = [...wanted];
+      for (const row of await this.c.query<EventRow & { stream: string }>(this.c.sql.streamsEvents, [entries.map(([k]) => k), entries.map(([, w]) => w.after)])) {
+        let list = events.get(row.stream);
+        if (list === undefined) events.set(row.stream, (list = []));
+        list.push(row);
+      }
+    }
+    const streams = new Map<string, DecisionInput>();
+    return states.map((row, i) => {
+      const timer = timers[i]!;
+      if (row.request_version !== null) return { decided: { requestId: slotRequestId(timer.id, timer.slot), version: row.request_version, errorCode: row.error_code! } };
+      const key = keys[i]!;
+      let input = streams.get(key);
+      if (input === undefined) {
+        const deleted = row.deleted === true;
+        let stream: StoredStream;
+        if (row.version === null || row.version === 0) stream = { version: 0, deleted, events: [] };
+        else {
+          const aggregate = refOfKey(key);
+          const list = (events.get(key) ?? []).map((e) => toEvent(e, aggregate));
+          const snapshot = snapshots.get(key);
+          stream = snapshot === undefined ? { version: row.version, deleted, events: list } : { version: row.version, deleted, events: list, snapshot };
+        }
+        streams.set(key, (input = { stream }));
+      }
+      return input;
+    });
+  }
+
+  async commitBatch(_batch: DueBatch, entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
+    if (entries.length === 0) return [];
+    const data = entriesData(entries);
+    return this.c.write((tx) => writeEntries(this.c, tx, entries, data));
+  }
+
+  async settle(settlements: readonly TimerSettlement[]): Promise<void> {
+    if (settlements.length > 0) await this.c.write((tx) => settle(this.c, tx, settlements));
+  }
+
+  async counts(now: number): Promise<{ readonly due: number; readonly parked: number }> {
+    const [[due], [parked]] = await Promise.all([this.c.query<{ n: number }>(this.c.sql.countDue, [now]), this.c.query<{ n: number }>(this.c.sql.countParkedTimers)]);
+    return { due: due!.n, parked: parked!.n };
+  }
+
+  async nextDueAt(): Promise<number | undefined> {
+    const [row] = await this.c.query<{ at: number | null }>(this.c.sql.nextDueAt);
+    return row?.at ?? undefined;
+  }
+
+  async timer(id: string): Promise<TimerRow | undefined> {
+    const [row] = await this.c.query<TimerColumns>(this.c.sql.timer, [id]);
+    return row && toTimer(row);
+  }
+
+  async timersOf(owner: AggregateRef): Promise<TimerRow[]> {
+    return (await this.c.query<TimerColumns>(this.c.sql.timersOf, [this.c.keyOf(owner)])).map((row) => toTimer(row));
+  }
+
+  async list(query: TimerQuery): Promise<TimerRow[]> {
+    const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+    const s = this.c.sql;
+    const rows =
+      query.status === "pending"
+        ? query.tenantId === undefined
+          ? await this.c.query<TimerColumns>(s.pendingTimers, [limit])
+          : await this.c.query<TimerColumns>(s.pendingTimersOf, [query.tenantId, limit])
+        : query.tenantId === undefined
+          ? await this.c.query<TimerColumns>(s.parkedTimers, [limit])
+          : await this.c.query<TimerColumns>(s.parkedTimersOf, [query.tenantId, limit]);
+    const refs = new Map<string, AggregateRef>();
+    return rows.map((row) => toTimer(row, refs));
+  }
+
+  async redrive(id: string, now: number): Promise<boolean> {
+    return (await this.c.write((tx) => tx.run(this.c.sql.redrive, [now, id]))) === 1;
+  }
+}
