@@ -10,7 +10,7 @@ import { StoreDamagedError } from "../store/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { HttpHost } from "./host-api.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
-import { health, jobRuns, latenessMinutes, metrics, ready, timerAttempts, type TextReply } from "./ops-handler.js";
+import { health, hosts, jobRuns, latenessMinutes, metrics, ready, timerAttempts, type TextReply } from "./ops-handler.js";
 import { Query, timeFormat } from "./query.js";
 import { credentialsOf, requireTenant } from "./auth.js";
 import { ClientAbortedError, DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
@@ -80,6 +80,7 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
       if (listed("timers")) return listTimers(host, principal, timeFormat(new Query(req.url, ["times"])));
       if (listed("parked")) return listParked(host, principal, timeFormat(new Query(req.url, ["times"])));
       if (listed("metrics")) return metrics(host, principal, req.url);
+      if (listed("hosts")) return hosts(host, principal, req.url);
       if (method === "GET" && segments.length === 3 && second === "metrics" && third === "lateness") return latenessMinutes(host, principal, req.url);
       if (method === "GET" && segments.length === 4 && second === "jobs" && fourth === "runs") return jobRuns(host, principal, third!, req.url);
       if (method === "GET" && segments.length === 4 && second === "timers" && fourth === "attempts") return timerAttempts(host, principal, checkId("timer id", third!), req.url);
