@@ -116,13 +116,20 @@ export class ClusterMember {
     const sentAt = this.clock.now();
     const beforeBase = this.clock.base.now();
     const held: HeldLease[] = [...this.holdings].map(([partition, h]) => ({ partition, epoch: h.epoch }));
-    const view = await this.store.heartbeat({ member: this.id, startedAt: this.startedAt, offsetMs: this.clock.offset, leaseMs: lease, held }, this.partitions);
+    let view = await this.store.heartbeat({ member: this.id, startedAt: this.startedAt, offsetMs: this.clock.offset, leaseMs: lease, held }, this.partitions);
     const offset = this.clock.sample(view.now, this.clock.base.now());
     this.reportOffset(offset, this.clock.base.now() - beforeBase);
     this.lastView = view;
     this.lastBeatAt = view.now;
     const before = new Set(this.owned());
     // What the store renewed is held from `sentAt` (never longer than the store counts); the rest is lost.
+    // A lease in this member's name it did not send (a predecessor's with the same id) is not renewed: given up.
+    const sent = new Set(held.map((h) => `${h.partition}@${h.epoch}`));
+    const strays = view.leases.filter((l) => l.owner === this.id && !sent.has(`${l.partition}@${l.epoch}`));
+    if (strays.length > 0) {
+      await this.store.release(this.id, strays.map((l) => ({ partition: l.partition, epoch: l.epoch })));
+      view = { ...view, leases: view.leases.map((l) => (strays.includes(l) ? { ...l, owner: undefined, until: 0 } : l)) };
+    }
     this.holdings.clear();
     for (const l of view.leases) if (l.owner === this.id && l.until > view.now) this.holdings.set(l.partition, { epoch: l.epoch, until: sentAt + lease });
     const plan = planShare(this.id, view);
