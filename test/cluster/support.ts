@@ -98,7 +98,7 @@ export class ClusterRun {
   }
 
   /** Seeds timers through a host of the test's own that runs nothing (it only decides the Seed commands). */
-  async seed(timers: readonly SeedTimer[], targets = 211): Promise<void> {
+  async seed(timers: readonly SeedTimer[], targets = 100_000): Promise<void> {
     const store = new PostgresStore({ url: this.url, schema: this.schema });
     const host = new Host({ store, aggregates: [seeder, target("seed")] });
     for (let from = 0; from < timers.length; from += 500) {
