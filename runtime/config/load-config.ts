@@ -120,6 +120,16 @@ function semanticProblems(config: unknown, sourceOf: (path: string) => string): 
       problem(`${base}/expression`, (error as Error).message);
     }
   }
+  // A url moves the store to PostgreSQL: a SQLite setting from the same place is a contradiction; one of
+  // the file's under an environment's WOW_STORE__URL is what the environment overrides.
+  const store = record(wow?.store);
+  if (typeof store?.url === "string") {
+    for (const sqliteOnly of ["path", "synchronous", "integrity-check"]) {
+      if (store[sqliteOnly] !== undefined && sourceOf(`/wow/store/${sqliteOnly}`) === sourceOf("/wow/store/url")) {
+        problem(`/wow/store/${sqliteOnly}`, `a SQLite setting beside url: the store is a PostgreSQL server (url) or a SQLite file (path), not both; remove one`);
+      }
+    }
+  }
   const credentials = record(wow?.http)?.credentials;
   if (Array.isArray(credentials) && credentials.every((c) => record(c) !== undefined)) {
     for (const found of credentialProblems(credentials, "/wow/http/credentials", "")) problems.push({ ...found, source: sourceOf(found.path) });

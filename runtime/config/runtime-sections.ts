@@ -32,14 +32,20 @@ export const RUNTIME_SECTIONS_SCHEMA: Readonly<Record<string, object>> = {
   store: {
     type: "object",
     additionalProperties: false,
+    description: "Where the store lives: a SQLite file (path, the default) or a PostgreSQL server (url).",
     properties: {
       path: { type: "string", minLength: 1, description: "The SQLite store's file (default wow.db)." },
+      url: { type: "string", pattern: "^postgres(ql)?://", description: "A PostgreSQL server's database, postgres://user:password@host:port/database: the store lives there instead of in a SQLite file." },
+      schema: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,62}$", description: "PostgreSQL: the schema holding the store's tables, created and migrated at start (default wow)." },
+      pool: { type: "integer", minimum: 1, description: "PostgreSQL: connections in the pool (default 10)." },
+      "statement-timeout": { ...DURATION_SCHEMA, description: 'PostgreSQL: the longest a statement may run before the server cancels it (default "30s").' },
       synchronous: {
         enum: ["NORMAL", "FULL"],
         description: "SQLite's durability: NORMAL (default) keeps every acknowledged commit through a crash of the process; FULL also through a power loss, at the cost of a sync per commit.",
       },
       "integrity-check": { type: "boolean", description: "SQLite's quick integrity check of the file at start (default true; it reads every page once)." },
     },
+    dependencies: { schema: ["url"], pool: ["url"], "statement-timeout": ["url"] },
   },
   runs: {
     type: "object",

@@ -40,11 +40,15 @@ export interface HttpConfig {
   readonly "body-limit"?: number;
 }
 
-/** `wow.store` (known to the runtime): where the embedded SQLite store lives, and how it keeps commits. */
+/** `wow.store` (known to the runtime): a SQLite file (`path`, the default, and how it keeps commits) or a PostgreSQL server (`url`). */
 export interface StoreConfig {
   readonly path?: string;
   readonly synchronous?: "NORMAL" | "FULL";
   readonly "integrity-check"?: boolean;
+  readonly url?: string;
+  readonly schema?: string;
+  readonly pool?: number;
+  readonly "statement-timeout"?: DurationInput;
 }
 
 /** `wow.runs`: the run log. */

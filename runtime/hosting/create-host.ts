@@ -20,7 +20,6 @@ import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../mod
 import { AggregateRegistry } from "../processing/registry.js";
 import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
 import { StoreDamagedError } from "../store/errors.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 import type { ParkedEvent } from "../store/subscription-store.js";
 import type { TimerRow } from "../store/timer-store.js";
@@ -32,6 +31,7 @@ import { checkTargets } from "./check-targets.js";
 import { configuredTimerOptions } from "./config-options.js";
 import { Host } from "./core-host.js";
 import { hostOps, type HostOps } from "./host-ops.js";
+import { openStore } from "./open-store.js";
 import { readiness } from "./readiness.js";
 import type { ParkedAlert } from "../ops/alerts.js";
 import { errorField, type Logger } from "../ops/log.js";
@@ -58,7 +58,10 @@ export interface HostStatus {
 
 export interface CreateHostOptions {
   readonly registrations: readonly Registration[];
-  /** A store, or the SQLite file's path; default: SQLite at `wow.store.path` of the config, else `wow.db`. */
+  /**
+   * A store, a PostgreSQL URL (`postgres://…`) or a SQLite file's path; default: `wow.store.url` of the
+   * config, else SQLite at `wow.store.path`, else `wow.db`.
+   */
   readonly store?: Store | string;
   readonly config?: WowConfig;
   readonly clock?: Clock;
@@ -134,16 +137,9 @@ export class WowHost implements HttpHost {
     checkTargets(options.registrations.filter(isSaga), new AggregateRegistry(aggregates));
     const configuredTimers = configuredTimerOptions(options.config);
     this.config = options.config;
-    const store = options.store ?? options.config?.wow.store?.path ?? "wow.db";
-    this.ownsStore = typeof store === "string";
-    const storeConfig = options.config?.wow.store;
-    this.store =
-      typeof store === "string"
-        ? new SqliteStore(store, {
-            ...(storeConfig?.synchronous === undefined ? {} : { synchronous: storeConfig.synchronous }),
-            ...(storeConfig?.["integrity-check"] === undefined ? {} : { integrityCheck: storeConfig["integrity-check"] }),
-          })
-        : store;
+    const opened = openStore(options.store, options.config?.wow.store);
+    this.ownsStore = opened.owned;
+    this.store = opened.store;
     this.sagas = options.registrations.filter(isSaga);
     // On a store hosts share, the host runs on the store's clock (its own corrected by the offset it measures).
     const ownClock = options.clock ?? systemClock;
@@ -253,19 +249,29 @@ export class WowHost implements HttpHost {
   /** Starts timers and subscriptions, then enables the SYSTEM jobs (per config). */
   start(): Promise<void> {
     this.started ??= (async () => {
+<<<<<<< HEAD
       // Joined first: the clock's offset is measured and the share taken before anything is delivered.
       await this.cluster?.start(
         (topic) => (topic === "timers" ? this.core.timers.wake() : topic === "events" ? this.subscriptions.wake() : undefined),
         () => this.subscriptions.wake(),
       );
       this.startedAt = this.clock.now();
+=======
+      // A server's store connects and migrates first: a host that cannot reach it does not start.
+      await this.store.open?.();
+>>>>>>> h/pg
       this.core.start();
       this.subscriptions.start();
       this.ops.retention?.start();
       await this.jobs.startSystemJobs(this.send);
       this.ops.log.info({ event: "host.started", store: this.store.kind }, "host started");
     })();
-    return this.started;
+    // A start that failed (its store unreachable) may be tried again.
+    const started = this.started;
+    started.catch(() => {
+      if (this.started === started) this.started = undefined;
+    });
+    return started;
   }
 
   /** Graceful: no new HTTP requests, in-flight work finishes, nothing is lost (timers and checkpoints are durable). */

@@ -35,6 +35,9 @@ export interface LoopState {
 
 const WOKEN = "woken";
 
+/** The longest wait after failed polls, however many failed in a row (unless the interval is longer). */
+const MAX_BACKOFF_MS = 30_000;
+
 export class PollLoop<O extends PollOutcome = PollOutcome> {
   private loop: Promise<void> | undefined;
   private stopping = new AbortController();
@@ -48,6 +51,8 @@ export class PollLoop<O extends PollOutcome = PollOutcome> {
   private tail: Promise<unknown> = Promise.resolve();
   private polls = 0;
   private failures = 0;
+  /** Failed polls since the last that succeeded: the backoff after a failure. */
+  private failuresInARow = 0;
   private lastPollAt: number | undefined;
   private lastError: string | undefined;
 
@@ -123,9 +128,13 @@ export class PollLoop<O extends PollOutcome = PollOutcome> {
     while (!signal.aborted) {
       this.woken = false;
       let outcome: O | undefined;
+      let failed = false;
       try {
         outcome = await tracked(clock, this.runOnce(signal));
+        this.failuresInARow = 0;
       } catch (error) {
+        failed = true;
+        this.failuresInARow++;
         this.options.onError(error);
       }
       if (signal.aborted) break;
@@ -135,7 +144,12 @@ export class PollLoop<O extends PollOutcome = PollOutcome> {
         continue;
       }
       if (this.woken) continue;
-      // After a failure, a whole interval (what failed is likely still there).
+      // After a failure, a whole interval (what failed is likely still there), doubling while the
+      // failures go on (a store that cannot be reached is not asked every interval), up to 30 s.
+      if (failed) {
+        await this.sleep(undefined, Math.min(interval * 2 ** (this.failuresInARow - 1), Math.max(interval, MAX_BACKOFF_MS)), signal);
+        continue;
+      }
       const due = outcome?.nextDueAt;
       await this.sleep(due === undefined ? undefined : Math.max(0, due - clock.now()), interval, signal);
     }

@@ -127,6 +127,9 @@ describe("the environment", () => {
     [{ WOW_SCHEDULES__RECEIVE_DELIVERIES__MISFIRE: "CATCH_UP" }, null, `/wow/schedules/${JOB}/misfire`],
     [{ WOW_SCHEDULES__RECEIVE_DELIVERIES__MISFIRE: "LATER" }, `/wow/schedules/${JOB}/misfire`, "WOW_SCHEDULES__RECEIVE_DELIVERIES__MISFIRE"],
     [{ WOW_STORE__PATH: "from-env.db" }, null, "/wow/store/path"],
+    [{ WOW_STORE__URL: "postgres://127.0.0.1:5432/test" }, null, "/wow/store/url"],
+    [{ WOW_STORE__URL: "mysql://127.0.0.1/test" }, "/wow/store/url", "WOW_STORE__URL"],
+    [{ WOW_STORE__POOL: "0" }, "/wow/store/pool", "WOW_STORE__POOL"],
     [{ WOW_HTTP__BODY_LIMIT: "4096" }, null, "/wow/http/body-limit"],
     [{ WOW_HTTP__BODY_LIMIT: "0" }, "/wow/http/body-limit", "WOW_HTTP__BODY_LIMIT"],
   ];
@@ -154,6 +157,18 @@ describe("the environment", () => {
     const problem = "problems" in outcome ? outcome.problems.find((p) => p.source === variable) : undefined;
     expect(problem?.message).toContain(`unknown setting variable ${variable}`);
     expect(problem?.message).toContain(hint);
+  });
+
+  it("a store is a PostgreSQL server or a SQLite file: url beside a SQLite setting is refused at each, a PostgreSQL setting needs url", () => {
+    const both = load({ wow: { store: { url: "postgres://db.example:5432/app", path: "wow.db", synchronous: "FULL" } } });
+    expect("problems" in both && both.problems.map((p) => [p.path, p.message.split(":")[0]])).toEqual([
+      ["/wow/store/path", "a SQLite setting beside url"],
+      ["/wow/store/synchronous", "a SQLite setting beside url"],
+    ]);
+    const alone = load({ wow: { store: { schema: "wow" } } });
+    expect("problems" in alone && alone.problems.map((p) => [p.path, p.message])).toEqual([["/wow/store", "must have property url when property schema is present"]]);
+    const postgres = load({ wow: { store: { url: "postgres://db.example:5432/app", schema: "shop", pool: 4, "statement-timeout": "5s" } } });
+    expect("loaded" in postgres && postgres.loaded.wow.store).toEqual({ url: "postgres://db.example:5432/app", schema: "shop", pool: 4, "statement-timeout": "5s" });
   });
 
   it("leaves alone variables that are not settings (no level separator): a tool's own WOW_ variables", () => {

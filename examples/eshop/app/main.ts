@@ -10,6 +10,7 @@ import { createHost, type Services } from "wowc/runtime";
 import { loadConfig } from "../generated/index.js";
 import { order, stock, stockSaga, type Deliveries, type PaymentPolicy } from "../src/index.js";
 import { Timeline } from "./timeline.js";
+import { dropSchema, redactedUrl } from "./postgres.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -17,11 +18,21 @@ const root = join(here, "..");
 const GRACE_PERIOD = "3s";
 const TENANT = "(0)";
 
-const config = loadConfig({ cwd: root });
-// Relative to the example (WOW_STORE__PATH may name a file elsewhere); each tour starts on a new store.
-const dbPath = resolve(root, config.wow.store?.path ?? "data/eshop.db");
-mkdirSync(dirname(dbPath), { recursive: true });
-for (const suffix of ["", "-wal", "-shm", ".store-id"]) rmSync(dbPath + suffix, { force: true });
+const loaded = loadConfig({ cwd: root });
+// Each tour starts on a new store: on PostgreSQL (WOW_STORE__URL=postgres://…) in a schema of the
+// example's own (WOW_STORE__SCHEMA, default eshop_example), dropped first; else a SQLite file relative to
+// the example (WOW_STORE__PATH may name one elsewhere), removed first.
+const url = loaded.wow.store?.url;
+const config = url === undefined ? loaded : { ...loaded, wow: { ...loaded.wow, store: { url, ...loaded.wow.store, schema: loaded.wow.store?.schema ?? "eshop_example" } } };
+let store: string;
+if (url !== undefined) {
+  await dropSchema(url, config.wow.store!.schema!);
+  store = url;
+} else {
+  store = resolve(root, config.wow.store?.path ?? "data/eshop.db");
+  mkdirSync(dirname(store), { recursive: true });
+  for (const suffix of ["", "-wal", "-shm", ".store-id"]) rmSync(store + suffix, { force: true });
+}
 
 const paymentPolicy: PaymentPolicy = { gracePeriod: GRACE_PERIOD };
 const deliveries: Deliveries = {
@@ -33,7 +44,7 @@ const services: Services = { "eshop-order.PaymentPolicy": paymentPolicy, "eshop-
 
 // Command bodies arriving over HTTP are checked against the JSON Schemas the generated registrations
 // carry, and decoded to the SDK's types (an ISO-8601 instant to epoch ms, "15m" to ms, a null optional to absent).
-const host = createHost({ registrations: [order, stock, stockSaga], store: dbPath, config, services });
+const host = createHost({ registrations: [order, stock, stockSaga], store, config, services });
 const timeline = new Timeline(host);
 const server = await host.listen(0);
 const address = server.address();
@@ -72,7 +83,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 
 let ticksWithStock = 0;
 try {
-  timeline.say(`host up on ${base} (journal ${config.wow.store?.path}); payment grace period ${GRACE_PERIOD}; receive-deliveries: '${config.wow.schedules["receive-deliveries"].expression}'`);
+  timeline.say(`host up on ${base} (store ${url === undefined ? config.wow.store?.path : `${host.store.kind} ${redactedUrl(url)} schema ${config.wow.store!.schema}`}); payment grace period ${GRACE_PERIOD}; receive-deliveries: '${config.wow.schedules["receive-deliveries"].expression}'`);
   await host.start();
   await timeline.flush();
 

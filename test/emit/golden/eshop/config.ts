@@ -192,11 +192,33 @@ export const configSchema = {
         store: {
           type: "object",
           additionalProperties: false,
+          description: "Where the store lives: a SQLite file (path, the default) or a PostgreSQL server (url).",
           properties: {
             path: {
               type: "string",
               minLength: 1,
               description: "The SQLite store's file (default wow.db).",
+            },
+            url: {
+              type: "string",
+              pattern: "^postgres(ql)?://",
+              description: "A PostgreSQL server's database, postgres://user:password@host:port/database: the store lives there instead of in a SQLite file.",
+            },
+            schema: {
+              type: "string",
+              pattern: "^[A-Za-z_][A-Za-z0-9_]{0,62}$",
+              description: "PostgreSQL: the schema holding the store's tables, created and migrated at start (default wow).",
+            },
+            pool: {
+              type: "integer",
+              minimum: 1,
+              description: "PostgreSQL: connections in the pool (default 10).",
+            },
+            "statement-timeout": {
+              type: ["string", "integer"],
+              minimum: 1,
+              pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+              description: "PostgreSQL: the longest a statement may run before the server cancels it (default \"30s\").",
             },
             synchronous: {
               enum: ["NORMAL", "FULL"],
@@ -206,6 +228,11 @@ export const configSchema = {
               type: "boolean",
               description: "SQLite's quick integrity check of the file at start (default true; it reads every page once).",
             },
+          },
+          dependencies: {
+            schema: ["url"],
+            pool: ["url"],
+            "statement-timeout": ["url"],
           },
         },
         runs: {
