@@ -249,17 +249,14 @@ export class WowHost implements HttpHost {
   /** Starts timers and subscriptions, then enables the SYSTEM jobs (per config). */
   start(): Promise<void> {
     this.started ??= (async () => {
-<<<<<<< HEAD
-      // Joined first: the clock's offset is measured and the share taken before anything is delivered.
+      // A server's store connects and migrates first: a host that cannot reach it does not start.
+      await this.store.open?.();
+      // Then it joins: the clock's offset is measured and the share taken before anything is delivered.
       await this.cluster?.start(
         (topic) => (topic === "timers" ? this.core.timers.wake() : topic === "events" ? this.subscriptions.wake() : undefined),
         () => this.subscriptions.wake(),
       );
       this.startedAt = this.clock.now();
-=======
-      // A server's store connects and migrates first: a host that cannot reach it does not start.
-      await this.store.open?.();
->>>>>>> h/pg
       this.core.start();
       this.subscriptions.start();
       this.ops.retention?.start();
