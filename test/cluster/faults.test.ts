@@ -84,10 +84,11 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
       await run.seed(timers(COUNT, 0, start, 9_000, Date.now()));
       await sleep(3_000);
       const before = (await run.leases()).filter((l) => l.owner === "h2").map((l) => l.partition);
-      run.hosts.get("h2")!.child.kill("SIGSTOP");
+      const paused = run.hosts.get("h2")!;
+      paused.child.kill("SIGSTOP");
       await sleep(TIMING.lease + 1_500);
       const during = await run.leases();
-      run.hosts.get("h2")!.child.kill("SIGCONT");
+      paused.child.kill("SIGCONT");
       await allDelivered(run, COUNT, 60_000);
       await sleep(1_000);
       await run.stopAll();
@@ -99,7 +100,7 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
       for (const l of sagas) byEvent.set(l.event, [...(byEvent.get(l.event) ?? []), l]);
       const atOnce = [...byEvent.values()].filter((ls) => ls.some((a) => ls.some((b) => a.host !== b.host && a.start < b.end && b.start < a.end && a.end - a.start < TIMING.lease && b.end - b.start < TIMING.lease)));
       const twiceHandled = [...byEvent.values()].filter((ls) => ls.length > 1).length;
-      const fenced = (run.hosts.get("h2")?.output() ?? "").split("refused: partition").length - 1;
+      const fenced = paused.output().split("refused: partition").length - 1;
       console.log(`pause: h2 held partitions ${before.join(",")} before; during the pause they were held by ${during.filter((l) => before.includes(l.partition)).map((l) => l.owner).join(",")}; ${twiceHandled} events handled again after the pause (at least once), ${atOnce.length} at once; ${fenced} of its writes refused by fencing; ${fired.length} deliveries`);
       expect(during.filter((l) => before.includes(l.partition)).every((l) => l.owner !== "h2" && l.live)).toBe(true);
       expect(early).toEqual([]);
