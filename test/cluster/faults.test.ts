@@ -3,6 +3,9 @@
 // within lease + poll + 1 s), a host paused past its lease (SIGSTOP, SIGCONT: fenced, nothing decided
 // twice, no event handled by two hosts at once), a host joining (its share within two heartbeats) and
 // one leaving gracefully (handed over with no delivery later than one poll).
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { postgresUrl, testSchema } from "../support/postgres.js";
 import { ClusterRun, sleep, timers, TIMING, verdict, waitFor } from "./support.js";
@@ -16,7 +19,7 @@ async function allDelivered(run: ClusterRun, count: number, timeoutMs: number): 
   await waitFor(
     async () => (left = Number((await run.query<{ n: string }>(`SELECT count(*) AS n FROM "${run.schema}".wow_timers WHERE key ~ '^t[0-9]+$'`)).rows[0]!.n)) === 0,
     timeoutMs,
-    () => `${left} of ${count} timers left`,
+    () => `${left} of ${count} timers left; ${[...run.hosts.values()].map((h) => `${h.id} (exit ${h.child.exitCode}): ${h.output().slice(-1500)}`).join("\n")}`,
   );
 }
 
@@ -151,6 +154,53 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
       expect(byRequest.size).toBe(COUNT);
       expect(around.length).toBeGreaterThan(0);
       expect(worst).toBeLessThanOrEqual(TIMING.poll + 300);
+    } finally {
+      await run.close();
+    }
+  }, 300_000);
+
+  // Last, and short: the server restart drops every connection on it, other suites' too.
+  it("a database restart mid-run: the hosts reconnect, nothing is lost or decided twice, readiness shows the outage", async () => {
+    const run = new ClusterRun(url!, testSchema(url!));
+    try {
+      await run.prepare();
+      const ports = [41_000 + Math.floor(Math.random() * 2_000), 43_000 + Math.floor(Math.random() * 2_000)];
+      await run.start("h1", { WOW_TEST_PORT: String(ports[0]) });
+      await run.start("h2", { WOW_TEST_PORT: String(ports[1]) });
+      const COUNT = 2_000;
+      const start = (await run.dbNow()) + 1_000;
+      await run.seed(timers(COUNT, 0, start, 8_000, Date.now()));
+      await sleep(2_500);
+      const verdicts: number[] = [];
+      const reasons = new Set<string>();
+      let watching = true;
+      const watch = (async () => {
+        while (watching) {
+          const status = await fetch(`http://127.0.0.1:${ports[0]}/wow/ready`, { signal: AbortSignal.timeout(3_000) }).then(async (r) => {
+            if (r.status !== 200) reasons.add(await r.text());
+            return r.status;
+          }, () => 0);
+          verdicts.push(status);
+          await sleep(100);
+        }
+      })();
+      const version = readdirSync("/etc/postgresql")[0]!;
+      // Not execFileSync: the readiness probes go on meanwhile.
+      await promisify(execFile)("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", "restart"], { timeout: 60_000 });
+      await waitFor(async () => run.dbNow().then(() => true, () => false), 30_000, () => "the server did not come back");
+      await allDelivered(run, COUNT, 90_000);
+      await waitFor(() => verdicts.at(-1) === 200, 20_000, () => `the host never became ready again: ${[...reasons].join("; ")} ${verdicts.slice(-5).join(",")} ${run.hosts.get("h1")?.output().slice(-3000)} exit ${run.hosts.get("h1")?.child.exitCode}`);
+      watching = false;
+      await watch;
+      await run.stopAll();
+      const fired = await run.fired();
+      const { byRequest, twice, early } = verdict(fired);
+      const outage = verdicts.filter((v) => v === 503).length;
+      console.log(`database restart: readiness ${outage} × 503 of ${verdicts.length} probes (${[...reasons].join("; ")}); ${fired.length} deliveries`);
+      expect(early).toEqual([]);
+      expect(twice).toEqual([]);
+      expect(byRequest.size).toBe(COUNT);
+      expect(outage).toBeGreaterThan(0);
     } finally {
       await run.close();
     }

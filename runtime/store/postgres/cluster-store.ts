@@ -65,7 +65,7 @@ export class PgClusterStore implements ClusterStore {
   /** Creates the cluster's tables if missing, once (under the cluster's advisory lock). */
   private open(): Promise<void> {
     this.ready ??= (async () => {
-      const client = await this.pool.connect();
+      const client = await this.connect();
       try {
         await client.query("BEGIN");
         await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`wow.cluster:${this.options.schema}`]);
@@ -90,7 +90,7 @@ export class PgClusterStore implements ClusterStore {
 
   private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     await this.open();
-    const client = await this.pool.connect();
+    const client = await this.connect();
     let broken = false;
     try {
       await client.query("BEGIN");
@@ -103,6 +103,13 @@ export class PgClusterStore implements ClusterStore {
     } finally {
       client.release(broken);
     }
+  }
+
+  /** A pool client that survives the server dropping it while checked out (the failing query reports it). */
+  private async connect(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    if (client.listenerCount("error") === 0) client.on("error", () => undefined);
+    return client;
   }
 
   async time(): Promise<number> {
