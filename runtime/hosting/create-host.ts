@@ -40,6 +40,8 @@ import type { JobRun } from "../store/run-store.js";
 import { jobPolicy } from "../jobs/job-policy.js";
 import { describeDelivery, parkedEventAlert } from "./delivery-report.js";
 import { HostCluster } from "./host-cluster.js";
+import { SingleHostLock } from "./single-host-lock.js";
+import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { OffsetClock } from "../cluster/clock-offset.js";
 import { byPartition, unpartitioned } from "../jobs/partitioned-subscriptions.js";
 import type { ClusterConfig } from "../config/types.js";
@@ -126,6 +128,8 @@ export class WowHost implements HttpHost {
   private started: Promise<void> | undefined;
   private halted: StoreDamagedError | undefined;
   private startedAt: number | undefined;
+  /** On a SQLite file: the lock that refuses a second host (none when the application coordinates with an ownership of its own, or on a virtual clock). */
+  private readonly singleHost: SingleHostLock | undefined;
   /** Its membership of the cluster, on a store hosts share. */
   readonly cluster: HostCluster | undefined;
 
@@ -155,6 +159,8 @@ export class WowHost implements HttpHost {
     this.cluster = clusterStore === undefined || storeClock === undefined ? undefined : new HostCluster({ store: clusterStore, config: options.config?.wow.cluster, ...(options.cluster === undefined || options.cluster === false ? {} : { over: options.cluster }), clock: storeClock, id: ops.host, log: ops.log });
     const cluster = this.cluster;
     if (cluster && ops.metrics) cluster.register(ops.metrics.registry);
+    const file = this.store instanceof SqliteStore ? this.store.path : undefined;
+    this.singleHost = file === undefined || file === ":memory:" || options.ownership !== undefined || ownClock.track !== undefined ? undefined : new SingleHostLock(file, ops.host);
     const ownership = options.ownership ?? cluster?.member ?? singleHostOwnership();
     const schedules = (options.config?.wow.schedules ?? {}) as WowConfig["wow"]["schedules"];
     const cronNext = options.cronNext ?? defaultCronNext;
@@ -249,6 +255,8 @@ export class WowHost implements HttpHost {
   /** Starts timers and subscriptions, then enables the SYSTEM jobs (per config). */
   start(): Promise<void> {
     this.started ??= (async () => {
+      // A SQLite file another host runs on is refused (SQLite serves one host).
+      this.singleHost?.acquire();
       // A server's store connects and migrates first: a host that cannot reach it does not start.
       await this.store.open?.();
       // Then it joins: the clock's offset is measured and the share taken before anything is delivered.
@@ -280,6 +288,7 @@ export class WowHost implements HttpHost {
     await this.stopLoops();
     // After the loops: their last checkpoints are written under the leases, then everything is handed over.
     await this.cluster?.leave().catch((error: unknown) => this.failed(error, "cluster"));
+    this.singleHost?.release();
     await this.ops.alerts.stop();
   }
 
