@@ -29,9 +29,8 @@ export function clusterStatements(s: string) {
   const p = `${s}.wow_cluster_partitions`;
   return {
     time: `SELECT ${NOW} AS now`,
-    /** Adds the partitions 0 … $1 − 1 that are missing; returns how many rows there are then. */
-    ensurePartitions: `WITH added AS (INSERT INTO ${p} (partition) SELECT g FROM generate_series(0, $1::integer - 1) AS g ON CONFLICT DO NOTHING RETURNING 1)
-      SELECT (SELECT count(*) FROM ${p})::integer + (SELECT count(*) FROM added)::integer AS n`,
+    /** Adds the partitions 0 … $1 − 1 that are missing (waiting for a host adding them at the same time). */
+    ensurePartitions: `INSERT INTO ${p} (partition) SELECT g FROM generate_series(0, $1::integer - 1) AS g ON CONFLICT DO NOTHING`,
     countPartitions: `SELECT count(*)::integer AS n FROM ${p}`,
     /** Registers or renews member $1 (started $2, offset $4) until the server's now + $3 ms; returns that now. */
     beat: `INSERT INTO ${m} (id, started_at, heartbeat_at, lease_until, offset_ms) VALUES ($1, $2, ${NOW}, ${NOW} + $3::bigint, $4)

@@ -119,7 +119,9 @@ export class PgClusterStore implements ClusterStore {
   async heartbeat(beat: Heartbeat, partitions: number): Promise<ClusterView> {
     return this.transaction(async (c) => {
       if (this.partitionsChecked !== partitions) {
-        const { rows } = await c.query<{ n: number }>(this.sql.ensurePartitions, [partitions]);
+        await c.query(this.sql.ensurePartitions, [partitions]);
+        // Counted by a statement of its own: it sees the rows a concurrent first host committed meanwhile.
+        const { rows } = await c.query<{ n: number }>(this.sql.countPartitions);
         if (rows[0]!.n !== partitions) throw new PartitionCountError(rows[0]!.n, partitions);
         this.partitionsChecked = partitions;
       }
