@@ -167,6 +167,13 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
       const ports = [41_000 + Math.floor(Math.random() * 2_000), 43_000 + Math.floor(Math.random() * 2_000)];
       await run.start("h1", { WOW_TEST_PORT: String(ports[0]) });
       await run.start("h2", { WOW_TEST_PORT: String(ports[1]) });
+      // Any host lists the cluster, to an operator: every member with its share, all partitions owned.
+      const listed = async (port: number, token: string) => fetch(`http://127.0.0.1:${port}/wow/hosts`, { headers: { authorization: `Bearer ${token}` } });
+      await waitFor(async () => {
+        const view = (await (await listed(ports[1]!, "cluster-test-operator-token")).json()) as { hosts: { id: string; partitions: number[] }[]; unowned: number[] };
+        return view.hosts.length === 2 && view.unowned.length === 0 && view.hosts.every((h) => h.partitions.length === TIMING.partitions / 2);
+      }, 10_000, () => "GET /wow/hosts never showed both hosts with their shares");
+      expect((await listed(ports[0]!, "cluster-test-tenant-acme-token")).status).toBe(403);
       const COUNT = 2_000;
       const start = (await run.dbNow()) + 1_000;
       await run.seed(timers(COUNT, 0, start, 8_000, Date.now()));
