@@ -10,7 +10,7 @@ import { commandRoute } from "../../runtime/model/command-route.js";
 import { CronExpression } from "../../runtime/cron/index.js";
 import { isValidTimeZone } from "../../runtime/cron/zone.js";
 import { fireTime } from "../../runtime/cron/fire-time.js";
-import { describeCron } from "./cron-words.js";
+import { describeCron } from "../../runtime/cron/cron-words.js";
 import { toRange } from "./positions.js";
 import type { Project } from "./project.js";
 

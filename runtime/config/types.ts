@@ -38,6 +38,15 @@ export interface HttpConfig {
   readonly credentials?: readonly HttpCredential[];
   /** Largest accepted request body in bytes (default 1 MiB). */
   readonly "body-limit"?: number;
+  /** The operator console the host serves (on by default, at /wow/console). */
+  readonly console?: ConsoleConfig;
+}
+
+/** `wow.http.console`: whether the host serves the operator console, and where. */
+export interface ConsoleConfig {
+  readonly enabled?: boolean;
+  /** Default /wow/console. */
+  readonly path?: string;
 }
 
 /** `wow.store` (known to the runtime): a SQLite file (`path`, the default, and how it keeps commits) or a PostgreSQL server (`url`). */

@@ -22,7 +22,9 @@ import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
 import { StoreDamagedError } from "../store/errors.js";
 import type { Store } from "../store/store.js";
 import type { ParkedEvent } from "../store/subscription-store.js";
-import type { TimerRow } from "../store/timer-store.js";
+import type { TimerQuery, TimerRow } from "../store/timer-store.js";
+import type { StoredStream } from "../store/event-store.js";
+import type { AggregateRef } from "../model/aggregate-ref.js";
 import { SubscriptionService, type Subscription, type SubscriptionOptions } from "../subscriptions/subscription-service.js";
 import type { Delivery } from "../timers/timer-service.js";
 import type { TimerOptions } from "../timers/timer-options.js";
@@ -239,7 +241,7 @@ export class WowHost implements HttpHost {
 
   /** A commit of this host appended events: its subscriptions look now, and so do the other hosts' (and their pollers, for a timer due before they would look). */
   private committed(result: CommandResult): void {
-    this.subscriptions.wake();
+    this.subscriptions.wake(result.events);
     const cluster = this.cluster;
     if (cluster === undefined) return;
     cluster.announce("events");
@@ -364,6 +366,31 @@ export class WowHost implements HttpHost {
   /** Pending timers, earliest due first (of one tenant's aggregates, when given). */
   pendingTimers(limit = 100, tenantId?: string): Promise<TimerRow[]> {
     return this.store.timers.list(tenantId === undefined ? { status: "pending", limit } : { status: "pending", limit, tenantId });
+  }
+
+  get storeKind(): string {
+    return this.store.kind;
+  }
+
+  timers(query: TimerQuery): Promise<TimerRow[]> {
+    return this.store.timers.list(query);
+  }
+
+  parkedEvents(limit: number, tenantId?: string, after?: readonly [number, string]): Promise<ParkedEvent[]> {
+    return this.subscriptions.parked(limit, tenantId, after);
+  }
+
+  async backlog(until: number, tenantId?: string): Promise<{ readonly due: number; readonly parkedTimers: number; readonly parkedEvents: number }> {
+    const timers = await this.store.timers.counts(until, tenantId);
+    return { due: timers.due, parkedTimers: timers.parked, parkedEvents: await this.store.subscriptions.countParked(tenantId) };
+  }
+
+  stream(ref: AggregateRef): Promise<StoredStream> {
+    return this.store.events.load(ref);
+  }
+
+  timersOf(ref: AggregateRef): Promise<TimerRow[]> {
+    return this.store.timers.timersOf(ref);
   }
 
   timer(id: string): Promise<TimerRow | undefined> {

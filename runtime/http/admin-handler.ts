@@ -1,6 +1,9 @@
 // The operators' API: job instances, pending timers, parked items and their re-drive, and the
 // schedule commands `POST /{context}/schedule/{id}/wow.schedule.{enable|reschedule|disable|trigger}`.
-import type { TimerRow } from "../store/timer-store.js";
+import { timerOrderKey, type TimerRow } from "../store/timer-store.js";
+import { cursorOf, readCursor } from "../store/run-store.js";
+import { describeCron } from "../cron/cron-words.js";
+import type { JobSort, JobState } from "../jobs/job-listing.js";
 import { DEFAULT_TENANT, type AggregateRef } from "../model/aggregate-ref.js";
 import { ErrorCodes } from "../model/errors.js";
 import { commandMessage } from "../model/messages.js";
@@ -11,7 +14,7 @@ import { checkId, wowResult } from "./command-handler.js";
 import { HttpError } from "./http-error.js";
 import type { JobInstanceView } from "../jobs/job-manager.js";
 import type { JobRun } from "../store/run-store.js";
-import type { TimeFormat } from "./query.js";
+import { Query, timeFormat, type TimeFormat } from "./query.js";
 import type { ScheduleRule } from "../model/schedule-rule.js";
 
 export interface Reply {
@@ -21,6 +24,7 @@ export interface Reply {
 }
 
 const LIST_LIMIT = 500;
+const PAGE_MAX = 1000;
 
 /**
  * A stored error as a caller may see it: operators get it whole (with its stack, for debugging); a
@@ -34,7 +38,7 @@ function ruleView(rule: ScheduleRule, time: TimeFormat) {
   return rule.kind === "at" ? { ...rule, at: time(rule.at) } : rule;
 }
 
-function timerView(principal: Principal, t: TimerRow, time: TimeFormat) {
+export function timerView(principal: Principal, t: TimerRow, time: TimeFormat) {
   return {
     id: t.id,
     owner: t.owner,
@@ -63,10 +67,11 @@ export function runView(principal: Principal, run: JobRun, time: TimeFormat) {
   };
 }
 
-function jobView(principal: Principal, j: JobInstanceView, time: TimeFormat) {
+export function jobView(principal: Principal, j: JobInstanceView, time: TimeFormat) {
   const { lastRun, paused, timer, ...rest } = j;
   return {
     ...rest,
+    ruleWords: describeCron(j.rule.expression) ?? j.rule.expression,
     nextFireTimes: j.nextFireTimes.map(time),
     ...(paused === undefined ? {} : { paused: { note: paused.note, at: time(paused.at) } }),
     ...(lastRun === undefined ? {} : { lastRun: runView(principal, lastRun, time) }),
@@ -74,26 +79,126 @@ function jobView(principal: Principal, j: JobInstanceView, time: TimeFormat) {
   };
 }
 
-export async function listJobs(host: HttpHost, principal: Principal, time: TimeFormat): Promise<Reply> {
-  const jobs = await host.jobs.list(principal.tenant);
-  return { status: 200, body: { jobs: jobs.map((j) => jobView(principal, j, time)) } };
+/** The tenant a listing covers: the one asked for (`?tenant=`), which a tenant's credential may only name as its own. */
+function listedTenant(principal: Principal, query: Query): string | undefined {
+  const asked = query.string("tenant", 120);
+  if (asked !== undefined) {
+    checkId("tenant", asked);
+    requireTenant(principal, asked);
+  }
+  return asked ?? principal.tenant;
 }
 
-export async function listTimers(host: HttpHost, principal: Principal, time: TimeFormat): Promise<Reply> {
-  // A tenant's caller gets its tenant's rows from the store: filtered after the limit, its list could come back empty.
-  const timers = await host.pendingTimers(LIST_LIMIT, principal.tenant);
-  return { status: 200, body: { timers: timers.map((t) => timerView(principal, t, time)) } };
+/** The page size a listing asks for (`?limit=`). */
+function pageLimit(query: Query): number {
+  return query.integer("limit", 1, PAGE_MAX) ?? LIST_LIMIT;
 }
 
-export async function listParked(host: HttpHost, principal: Principal, time: TimeFormat): Promise<Reply> {
-  const { timers, events } = await host.parked(LIST_LIMIT, principal.tenant);
-  return {
-    status: 200,
-    body: {
-      timers: timers.map((t) => timerView(principal, t, time)),
-      events: events.map((e) => ({ id: e.id, subscription: e.subscription, position: e.position, eventType: e.event.type, aggregate: e.event.aggregate, attempts: e.attempts, error: errorView(principal, e.error), parkedAt: time(e.parkedAt) })),
-    },
-  };
+/** A list cursor's keys (`?cursor=`): a 400 for text that is not one. */
+function listCursor(query: Query): readonly [number, string] | undefined {
+  const cursor = query.string("cursor", 400);
+  const keys = readCursor(cursor);
+  if (cursor !== undefined && keys === undefined) throw badCursor();
+  return keys;
+}
+
+function badCursor(): HttpError {
+  return new HttpError(400, ErrorCodes.IllegalArgument, "query parameter cursor: not a cursor of this list (take it from a page's next)");
+}
+
+/** `limit + 1` rows read: the page, and the next page's cursor when there was more. */
+function pageOf<T>(rows: readonly T[], limit: number, keys: (row: T) => readonly [number, string]): { items: readonly T[]; next?: string } {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return rows.length > limit && last !== undefined ? { items, next: cursorOf(...keys(last)) } : { items };
+}
+
+const JOB_SORTS: readonly JobSort[] = ["context", "job", "tenant"];
+const JOB_STATES: readonly JobState[] = ["enabled", "paused", "disabled"];
+
+/** `GET /wow/jobs`: a page of job instances, filtered and sorted by the server. */
+export async function listJobs(host: HttpHost, principal: Principal, url: string | undefined): Promise<Reply> {
+  const query = new Query(url, ["times", "context", "job", "tenant", "state", "q", "sort", "order", "cursor", "limit", "fires"]);
+  const time = timeFormat(query);
+  const tenantId = listedTenant(principal, query);
+  const context = query.string("context", 120);
+  const job = query.string("job", 120);
+  const search = query.string("q", 120);
+  const state = query.oneOf("state", JOB_STATES);
+  const sort = query.oneOf("sort", JOB_SORTS);
+  const order = query.oneOf("order", ["asc", "desc"]);
+  const cursor = query.string("cursor", 2000);
+  let page;
+  try {
+    page = await host.jobs.page({
+      limit: pageLimit(query),
+      fireTimes: query.integer("fires", 1, 20) ?? 3,
+      ...(tenantId === undefined ? {} : { tenantId }),
+      ...(context === undefined ? {} : { context }),
+      ...(job === undefined ? {} : { job }),
+      ...(search === undefined ? {} : { search }),
+      ...(state === undefined ? {} : { state }),
+      ...(sort === undefined ? {} : { sort }),
+      ...(order === "desc" ? { descending: true } : {}),
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw badCursor();
+    throw error;
+  }
+  return { status: 200, body: { jobs: page.items.map((j) => jobView(principal, j, time)), ...(page.next === undefined ? {} : { next: page.next }) } };
+}
+
+/** `GET /wow/timers`: pending timers earliest due first, searchable by tenant, aggregate id, key and command type. */
+export async function listTimers(host: HttpHost, principal: Principal, url: string | undefined): Promise<Reply> {
+  const query = new Query(url, ["times", "tenant", "aggregate", "key", "command", "cursor", "limit"]);
+  const time = timeFormat(query);
+  const tenantId = listedTenant(principal, query);
+  const aggregateId = query.string("aggregate", 400);
+  const key = query.string("key", 400);
+  const command = query.string("command", 200);
+  const after = listCursor(query);
+  const limit = pageLimit(query);
+  // The tenant goes to the store: filtered after the limit, a tenant's page could come back empty.
+  const rows = await host.timers({
+    status: "pending",
+    limit: limit + 1,
+    ...(tenantId === undefined ? {} : { tenantId }),
+    ...(aggregateId === undefined ? {} : { aggregateId }),
+    ...(key === undefined ? {} : { key }),
+    ...(command === undefined ? {} : { command }),
+    ...(after === undefined ? {} : { after }),
+  });
+  const page = pageOf(rows, limit, timerOrderKey);
+  return { status: 200, body: { timers: page.items.map((t) => timerView(principal, t, time)), ...(page.next === undefined ? {} : { next: page.next }) } };
+}
+
+/** `GET /wow/parked`: parked timers and events, each list a page; `?kind=` pages through one of them. */
+export async function listParked(host: HttpHost, principal: Principal, url: string | undefined): Promise<Reply> {
+  const query = new Query(url, ["times", "tenant", "kind", "cursor", "limit"]);
+  const time = timeFormat(query);
+  const tenantId = listedTenant(principal, query);
+  const kind = query.oneOf("kind", ["timers", "events"]);
+  const after = listCursor(query);
+  if (after !== undefined && kind === undefined) throw new HttpError(400, ErrorCodes.IllegalArgument, "query parameter cursor: name the list it pages with kind=timers or kind=events");
+  const limit = pageLimit(query);
+  const body: Record<string, unknown> = {};
+  const next: Record<string, string> = {};
+  if (kind !== "events") {
+    const rows = await host.timers({ status: "parked", limit: limit + 1, ...(tenantId === undefined ? {} : { tenantId }), ...(after === undefined ? {} : { after }) });
+    const page = pageOf(rows, limit, timerOrderKey);
+    body.timers = page.items.map((t) => timerView(principal, t, time));
+    if (page.next !== undefined) next.timers = page.next;
+  }
+  if (kind !== "timers") {
+    const rows = await host.parkedEvents(limit + 1, tenantId, after);
+    const page = pageOf(rows, limit, (e) => [e.parkedAt, e.id]);
+    body.events = page.items.map((e) => ({ id: e.id, subscription: e.subscription, position: e.position, eventType: e.event.type, aggregate: e.event.aggregate, attempts: e.attempts, error: errorView(principal, e.error), parkedAt: time(e.parkedAt) }));
+    if (page.next !== undefined) next.events = page.next;
+  }
+  if (kind !== undefined && next[kind] !== undefined) body.next = next[kind];
+  else if (kind === undefined && Object.keys(next).length > 0) body.next = next;
+  return { status: 200, body };
 }
 
 export async function redriveTimer(host: HttpHost, principal: Principal, id: string): Promise<Reply> {

@@ -6,7 +6,11 @@ import type { CommandMessage } from "../model/messages.js";
 import type { AggregateRegistration } from "../model/registration.js";
 import type { SagaJobRegistration } from "../model/saga-registration.js";
 import type { ParkedEvent } from "../store/subscription-store.js";
-import type { TimerRow } from "../store/timer-store.js";
+import type { TimerQuery, TimerRow } from "../store/timer-store.js";
+import type { StoredStream } from "../store/event-store.js";
+import type { Page } from "../store/run-store.js";
+import type { JobQuery } from "../jobs/job-listing.js";
+import type { Clock } from "../clock.js";
 import type { Logger } from "../ops/log.js";
 import type { HostMetrics } from "../ops/metrics.js";
 import type { RunStore } from "../store/run-store.js";
@@ -20,6 +24,8 @@ export interface Readiness {
 
 /** The host's operations as the API reaches them. */
 export interface OpsAdmin {
+  /** This host's id (run log, logs, cluster). */
+  readonly host: string;
   readonly log: Logger;
   readonly metrics: HostMetrics | undefined;
   /** The run log; undefined when it is off. */
@@ -60,11 +66,17 @@ export interface HostsView {
 export interface JobAdmin {
   /** How many journal partitions there are: a sharded job has one instance per partition. */
   readonly partitions: number;
+  /** The partitions this host owns now. */
+  ownedPartitions(): readonly number[];
   job(context: string, name: string): SagaJobRegistration | undefined;
   /** Every known instance, of one tenant when given. */
   list(tenantId?: string): Promise<JobInstanceView[]>;
+  /** A page of instances, filtered and sorted. */
+  page(query: JobQuery): Promise<Page<JobInstanceView>>;
+  /** How many instances are enabled, paused and disabled. */
+  counts(tenantId?: string): Promise<{ readonly enabled: number; readonly paused: number; readonly disabled: number }>;
   /** One instance, if its job exists. */
-  view(ref: AggregateRef): Promise<JobInstanceView | undefined>;
+  view(ref: AggregateRef, fireTimes?: number): Promise<JobInstanceView | undefined>;
   /** The contexts that declare a job of this name. */
   contextsOf(name: string): string[];
 }
@@ -75,8 +87,19 @@ export interface HttpHost {
   readonly ops: OpsAdmin;
   readiness(): Promise<Readiness>;
   send(command: CommandMessage): Promise<CommandResult>;
-  pendingTimers(limit: number, tenantId?: string): Promise<TimerRow[]>;
-  parked(limit: number, tenantId?: string): Promise<{ timers: TimerRow[]; events: ParkedEvent[] }>;
+  readonly clock: Clock;
+  /** What the store is ("memory", "sqlite", …). */
+  readonly storeKind: string;
+  /** Pending or parked timers, filtered, a page at a time. */
+  timers(query: TimerQuery): Promise<TimerRow[]>;
+  /** Parked events in parking order (of one tenant's aggregates), after a listed one. */
+  parkedEvents(limit: number, tenantId?: string, after?: readonly [number, string]): Promise<ParkedEvent[]>;
+  /** Timers due by `until`, parked timers, parked events (of one tenant's, when given). */
+  backlog(until: number, tenantId?: string): Promise<{ readonly due: number; readonly parkedTimers: number; readonly parkedEvents: number }>;
+  /** An aggregate's stream. */
+  stream(ref: AggregateRef): Promise<StoredStream>;
+  /** The pending and parked timers an aggregate owns. */
+  timersOf(ref: AggregateRef): Promise<TimerRow[]>;
   timer(id: string): Promise<TimerRow | undefined>;
   parkedEvent(id: string): Promise<ParkedEvent | undefined>;
   redriveTimer(id: string): Promise<boolean>;

@@ -6,7 +6,7 @@ import { parseInstanceId, SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
 import type { RunOutcome, RunKind } from "../store/run-store.js";
 import type { HttpHost } from "./host-api.js";
 import type { Principal } from "./auth.js";
-import { errorView, runView, type Reply } from "./admin-handler.js";
+import { errorView, jobView, runView, type Reply } from "./admin-handler.js";
 import { checkId } from "./command-handler.js";
 import { HttpError } from "./http-error.js";
 import { Query, timeFormat } from "./query.js";
@@ -89,6 +89,23 @@ function instanceRef(host: HttpHost, principal: Principal, instance: string, que
   if (asked !== undefined) checkId("tenant", asked);
   if (principal.tenant !== undefined && principal.tenant !== tenantId) throw new HttpError(404, ErrorCodes.NotFound, `no job instance ${JSON.stringify(instance.slice(0, 80))} in your tenant`);
   return { context, aggregate: SCHEDULE_AGGREGATE, tenantId, id: instance };
+}
+
+/** `GET /wow/jobs/{instance}`: one instance as the list shows it, with `?fires=` next fire times (default 5). */
+export async function jobDetail(host: HttpHost, principal: Principal, instance: string, url: string | undefined): Promise<Reply> {
+  const query = new Query(url, ["context", "tenant", "fires", "times"]);
+  const ref = instanceRef(host, principal, instance, query);
+  const time = timeFormat(query);
+  const view = await host.jobs.view(ref, query.integer("fires", 1, 20) ?? 5);
+  // An instance of a TENANT job exists once enabled in its tenant: before, it is not found.
+  if (view === undefined || (view.scope === "TENANT" && !(await isKnown(host, ref)))) {
+    throw new HttpError(404, ErrorCodes.NotFound, `no job instance ${JSON.stringify(instance.slice(0, 80))} in tenant ${ref.tenantId}`);
+  }
+  return { status: 200, body: { job: jobView(principal, view, time) } };
+}
+
+async function isKnown(host: HttpHost, ref: AggregateRef): Promise<boolean> {
+  return (await host.stream(ref)).version > 0;
 }
 
 export async function jobRuns(host: HttpHost, principal: Principal, instance: string, url: string | undefined): Promise<Reply> {

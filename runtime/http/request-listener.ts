@@ -10,8 +10,10 @@ import { StoreDamagedError } from "../store/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { HttpHost } from "./host-api.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
-import { health, hosts, jobRuns, latenessMinutes, metrics, ready, timerAttempts, type TextReply } from "./ops-handler.js";
-import { Query, timeFormat } from "./query.js";
+import { health, hosts, jobDetail, jobRuns, latenessMinutes, metrics, ready, timerAttempts, type TextReply } from "./ops-handler.js";
+import { cronPreview } from "./cron-preview.js";
+import { overview } from "./overview.js";
+import { aggregateView } from "./aggregate-view.js";
 import { credentialsOf, requireTenant } from "./auth.js";
 import { ClientAbortedError, DEFAULT_BODY_LIMIT, readJsonObject } from "./body.js";
 import { bodyCheck } from "./body-schema.js";
@@ -19,6 +21,7 @@ import { checkId, handleCommand, Headers } from "./command-handler.js";
 import { awaitStage, waitRequestOf } from "./wait-stage.js";
 import { HttpError } from "./http-error.js";
 import { commandRoutes, routeKey, routeTable } from "./routes.js";
+import { consoleServer } from "./console-files.js";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -32,6 +35,8 @@ export interface HttpOptions {
   readonly onServerError?: (error: unknown) => void;
   /** Called for a request whose client went away before it was read (nothing to answer; not a fault). */
   readonly onClientAbort?: (error: unknown) => void;
+  /** The built console's folder, instead of the package's (`wow.http.console` turns it off or moves it). */
+  readonly consoleFolder?: string;
 }
 
 // `#` arrives only percent-encoded (`%23`): it names a sharded job's instance, `shards#0`. Ids
@@ -64,6 +69,8 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
   const onServerError = options.onServerError ?? ((error: unknown) => console.error("wow.http: server error", error));
   const onClientAbort = options.onClientAbort ?? (() => {});
   const routes = routeTable(host.aggregates);
+  const consoleConfig = options.config?.console;
+  const serveConsole = consoleServer({ ...consoleConfig, ...(options.consoleFolder === undefined ? {} : { folder: options.consoleFolder }) });
 
   const dispatch = async (req: IncomingMessage): Promise<Reply | TextReply> => {
     const method = req.method ?? "GET";
@@ -76,13 +83,19 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
     const body = method === "GET" || method === "HEAD" ? {} : await readJsonObject(req, bodyLimit);
     if (first === "wow") {
       const listed = (name: string) => method === "GET" && segments.length === 2 && second === name;
-      if (listed("jobs")) return listJobs(host, principal, timeFormat(new Query(req.url, ["times"])));
-      if (listed("timers")) return listTimers(host, principal, timeFormat(new Query(req.url, ["times"])));
-      if (listed("parked")) return listParked(host, principal, timeFormat(new Query(req.url, ["times"])));
+      if (listed("jobs")) return listJobs(host, principal, req.url);
+      if (listed("timers")) return listTimers(host, principal, req.url);
+      if (listed("parked")) return listParked(host, principal, req.url);
       if (listed("metrics")) return metrics(host, principal, req.url);
       if (listed("hosts")) return hosts(host, principal, req.url);
       if (method === "GET" && segments.length === 3 && second === "metrics" && third === "lateness") return latenessMinutes(host, principal, req.url);
       if (method === "GET" && segments.length === 4 && second === "jobs" && fourth === "runs") return jobRuns(host, principal, third!, req.url);
+      if (method === "GET" && segments.length === 3 && second === "jobs") return jobDetail(host, principal, third!, req.url);
+      if (listed("overview")) return overview(host, principal, req.url);
+      // Who the credential is, for a page to show (and to learn, at sign-in, whether it is known).
+      if (listed("session")) return { status: 200, body: { name: principal.name, ...(principal.tenant === undefined ? {} : { tenant: principal.tenant }) } };
+      if (method === "GET" && segments.length === 3 && second === "cron" && third === "preview") return cronPreview(host.clock, req.url);
+      if (method === "GET" && segments.length === 6 && second === "aggregates") return aggregateView(host, principal, segments.slice(2), req.url);
       if (method === "GET" && segments.length === 4 && second === "timers" && fourth === "attempts") return timerAttempts(host, principal, checkId("timer id", third!), req.url);
       if (method === "GET" && segments.length === 2 && second === "routes") return { status: 200, body: { routes: commandRoutes(host.aggregates).map(({ method: m, path, type }) => ({ method: m, path, type })) } };
       if (method === "POST" && segments.length === 5 && second === "parked" && segments[4] === "redrive") {
@@ -121,15 +134,24 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
   };
 
   return (req, res) => {
-    dispatch(req)
+    let served: Promise<Reply | TextReply | undefined>;
+    try {
+      // The console's files need no credential (they hold no data); its pages' calls do.
+      served = serveConsole?.(req, res) === true ? Promise.resolve(undefined) : dispatch(req);
+    } catch (error) {
+      served = Promise.reject(error);
+    }
+    served
       .then((reply) => {
+        if (reply === undefined) return;
         if ("text" in reply) return respondText(req, res, reply);
         respond(req, res, reply.status, reply.body, reply.errorCode ?? (reply.status < 400 ? ErrorCodes.Ok : undefined));
       })
       .catch((error: unknown) => {
         if (error instanceof ClientAbortedError) return onClientAbort(error);
         if (error instanceof HttpError) {
-          respond(req, res, error.status, { errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
+          const details = typeof error.details === "object" && error.details !== null ? error.details : {};
+          respond(req, res, error.status, { ...details, errorCode: error.code, errorMsg: error.message, succeeded: false }, error.code);
           if (error.status === 413) res.once("finish", () => req.destroy());
           return;
         }

@@ -14,7 +14,8 @@ import { instanceId, JobCommands, parseInstanceId, SCHEDULE_AGGREGATE, TICK_KEY,
 import { partitionSubscription } from "./job-subscriptions.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
 import { scheduleAggregate, type JobInstanceState } from "./schedule-aggregate.js";
-import { instanceKeyOf, type JobRun, type RunStore } from "../store/run-store.js";
+import { instanceKeyOf, type JobRun, type Page, type RunStore } from "../store/run-store.js";
+import { jobCursor, namesMatch, readJobCursor, sortKey, type JobQuery, type JobState } from "./job-listing.js";
 import type { AggregateRegistration } from "../model/registration.js";
 
 /** A job instance as an operator sees it. */
@@ -80,6 +81,11 @@ export class JobManager {
   /** The job of an instance (`<job>` or a sharded job's `<job>#<partition>`). */
   private entryOf(ref: AggregateRef): { context: string; job: SagaJobRegistration } | undefined {
     return this.jobs.get(`${ref.context}.${parseInstanceId(ref.id).job}`);
+  }
+
+  /** The journal partitions this host owns now (their sharded instances run here). */
+  ownedPartitions(): readonly number[] {
+    return this.options.ownership.owned();
   }
 
   job(context: string, name: string): SagaJobRegistration | undefined {
@@ -162,6 +168,53 @@ export class JobManager {
     return views.sort((a, b) => (a.context + a.id + a.tenantId < b.context + b.id + b.tenantId ? -1 : 1));
   }
 
+  /** Every known instance's ref, once each. */
+  private async instances(): Promise<AggregateRef[]> {
+    const refs = new Map<string, AggregateRef>();
+    for (const ref of [...this.systemInstances(), ...(await this.options.store.instances())]) if (this.entryOf(ref)) refs.set(refKey(ref), ref);
+    return [...refs.values()];
+  }
+
+  /**
+   * A page of instances: the names filtered and sorted first (no read), then each one's state read in
+   * order until the page is full, so that a page costs its own instances (and, with a state filter,
+   * those it skipped), never the whole list.
+   */
+  async page(query: JobQuery): Promise<Page<JobInstanceView>> {
+    const after = query.cursor === undefined ? undefined : readJobCursor(query.cursor);
+    const sign = query.descending === true ? -1 : 1;
+    const keyed = (await this.instances())
+      .filter((ref) => namesMatch(ref, query))
+      .map((ref) => ({ ref, key: sortKey(ref, query.sort) }))
+      .filter(({ key }) => after === undefined || (sign === 1 ? key > after : key < after))
+      .sort((a, b) => (a.key < b.key ? -sign : a.key > b.key ? sign : 0));
+    const picked: { ref: AggregateRef; key: string }[] = [];
+    let i = 0;
+    for (; i < keyed.length && picked.length < query.limit; i++) {
+      if (query.state === undefined || stateMatches(await this.state(keyed[i]!.ref), query.state)) picked.push(keyed[i]!);
+    }
+    const refs = picked.map((p) => p.ref);
+    const lastRuns = await this.lastRuns(refs);
+    const items: JobInstanceView[] = [];
+    for (const ref of refs) {
+      const view = await this.view(ref, query.fireTimes ?? 3, lastRuns);
+      if (view) items.push(view);
+    }
+    const more = i < keyed.length && picked.length === query.limit;
+    return more ? { items, next: jobCursor(picked[picked.length - 1]!.key) } : { items };
+  }
+
+  /** How many instances are enabled, paused by an operator, and disabled otherwise (of one tenant, when given). */
+  async counts(tenantId?: string): Promise<{ readonly enabled: number; readonly paused: number; readonly disabled: number }> {
+    const counts = { enabled: 0, paused: 0, disabled: 0 };
+    for (const ref of await this.instances()) {
+      if (tenantId !== undefined && ref.tenantId !== tenantId) continue;
+      const state = await this.state(ref);
+      counts[state.enabled ? "enabled" : state.paused !== undefined ? "paused" : "disabled"]++;
+    }
+    return counts;
+  }
+
   /** The latest run of each instance, by run-log key. */
   private async lastRuns(refs: readonly AggregateRef[]): Promise<Map<string, JobRun>> {
     return (await this.options.runs?.lastRuns(refs.map((ref) => ({ context: ref.context, instance: ref.id, tenantId: ref.tenantId })))) ?? new Map();
@@ -203,6 +256,10 @@ export class JobManager {
     }
     return times;
   }
+}
+
+function stateMatches(state: JobInstanceState, wanted: JobState): boolean {
+  return wanted === "enabled" ? state.enabled : !state.enabled && (wanted === "disabled" || state.paused !== undefined);
 }
 
 function timerView(t: TimerRow): NonNullable<JobInstanceView["timer"]> {

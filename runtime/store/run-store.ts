@@ -97,12 +97,17 @@ export interface RunStore {
   lastRuns(instances: readonly InstanceKey[]): Promise<Map<string, JobRun>>;
   /** Whether a slot of the instance, due at `due`, was run (succeeded or failed): a backfill runs it once. */
   ran(instance: InstanceKey, due: number): Promise<boolean>;
+  /** How many runs ended failed, retrying or parked since `since` (epoch ms), of one tenant's instances when given. */
+  failedSince(since: number, tenantId?: string): Promise<number>;
   recordAttempts(attempts: readonly TimerAttempt[]): Promise<void>;
   /** A timer's delivery attempts, newest first. */
   attempts(timer: string, query: { readonly cursor?: string; readonly limit: number }): Promise<Page<TimerAttempt>>;
   /** Forgets runs and attempts older than `before`, and runs beyond the newest `perInstance` of each instance. */
   prune(before: number, perInstance: number): Promise<number>;
 }
+
+/** The outcomes an operator counts as failures. */
+export const FAILED_OUTCOMES: readonly RunOutcome[] = ["failed", "retrying", "parked"];
 
 export function instanceKeyOf(key: InstanceKey): string {
   return JSON.stringify([key.context, key.tenantId, key.instance]);

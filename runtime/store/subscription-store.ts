@@ -21,11 +21,11 @@ export interface SubscriptionStore {
   saveCheckpoint(subscription: string, position: number): Promise<void>;
   /** Parks an event (replacing a parked entry with the same id). */
   park(entry: ParkedEvent): Promise<void>;
-  /** Parked events, in parking order; of aggregates in `tenantId` only, when given. */
-  parked(limit?: number, tenantId?: string): Promise<ParkedEvent[]>;
+  /** Parked events, in parking order; of aggregates in `tenantId` only, when given; after `after` (a listed one's parkedAt and id), when given. */
+  parked(limit?: number, tenantId?: string, after?: readonly [number, string]): Promise<ParkedEvent[]>;
   parkedEvent(id: string): Promise<ParkedEvent | undefined>;
-  /** How many events are parked. */
-  countParked(): Promise<number>;
+  /** How many events are parked (of aggregates in `tenantId`, when given). */
+  countParked(tenantId?: string): Promise<number>;
   /** Removes a parked event (it was re-driven successfully). False if it was not parked. */
   unpark(id: string): Promise<boolean>;
   /** Remembers a job instance (`<context>.schedule` aggregate), for listings. */

@@ -68,7 +68,20 @@ export interface TimerQuery {
   readonly status: TimerStatus;
   /** Only timers whose owner is in this tenant. */
   readonly tenantId?: string;
+  /** Only timers whose owner has this aggregate id. */
+  readonly aggregateId?: string;
+  /** Only timers set under this key. */
+  readonly key?: string;
+  /** Only timers whose command is of this type. */
+  readonly command?: string;
+  /** Only timers listed after this one: its order key (`due` when pending, `parkedAt` when parked) and its id. */
+  readonly after?: readonly [number, string];
   readonly limit?: number;
+}
+
+/** A timer's place in its list (`TimerQuery.after`): pending ones by due time, parked ones by parking time, then id. */
+export function timerOrderKey(timer: TimerRow): readonly [number, string] {
+  return [timer.status === "pending" ? timer.due : (timer.parkedAt ?? 0), timer.id];
 }
 
 export interface TimerStore {
@@ -88,12 +101,12 @@ export interface TimerStore {
   settle(settlements: readonly TimerSettlement[]): Promise<void>;
   /** The earliest fireAt of a pending timer. */
   nextDueAt(): Promise<number | undefined>;
-  /** How many pending timers are due by `now` (fireAt ≤ now), and how many are parked: for metrics. */
-  counts(now: number): Promise<{ readonly due: number; readonly parked: number }>;
+  /** How many pending timers are due by `now` (fireAt ≤ now), and how many are parked: for metrics (of one tenant's owners, when given). */
+  counts(now: number, tenantId?: string): Promise<{ readonly due: number; readonly parked: number }>;
   timer(id: string): Promise<TimerRow | undefined>;
   /** Pending and parked timers an aggregate owns, by key. */
   timersOf(owner: AggregateRef): Promise<TimerRow[]>;
-  /** Pending timers earliest due first, or parked ones in parking order. */
+  /** Pending timers earliest due first, or parked ones in parking order, that match the query's filters (each one an index seek in a database). */
   list(query: TimerQuery): Promise<TimerRow[]>;
   /** Puts a parked timer back to pending, due now, attempts reset. False if it is not parked. */
   redrive(id: string, now: number): Promise<boolean>;

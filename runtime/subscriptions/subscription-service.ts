@@ -148,11 +148,17 @@ export class SubscriptionService {
     for (const worker of this.workers.values()) worker.loop.start();
   }
 
-  /** A commit on this host: every subscription looks for new events now. */
-  wake(): void {
+  /**
+   * A commit on this host: the subscriptions that take one of its `events` look for new events now
+   * (all of them without `events`); the others pass over those events at their next poll. (A wake
+   * costs a journal read: waking every subscription made each command pay for the ones it does not concern.)
+   */
+  wake(events?: readonly EventMessage[]): void {
     // A read already in flight may predate the commit: later passes read afresh.
     this.reads.clear();
-    for (const worker of this.workers.values()) worker.loop.wake();
+    for (const worker of this.workers.values()) {
+      if (events === undefined || events.some((event) => worker.subscription.accepts(event))) worker.loop.wake();
+    }
   }
 
   /** Each subscription's loop, for operators. */
@@ -210,8 +216,8 @@ export class SubscriptionService {
     this.wake();
   }
 
-  parked(limit?: number, tenantId?: string): Promise<ParkedEvent[]> {
-    return this.store.parked(limit, tenantId);
+  parked(limit?: number, tenantId?: string, after?: readonly [number, string]): Promise<ParkedEvent[]> {
+    return this.store.parked(limit, tenantId, after);
   }
 
   /** An operator's re-drive: the parked event is handled once more; on success it leaves the parked list. */
@@ -317,8 +323,11 @@ export class SubscriptionService {
    */
   async waitUntilPast(position: number, include: (subscription: string) => boolean, timeoutMs: number): Promise<boolean> {
     const workers = [...this.workers.values()].filter((w) => include(w.subscription.name));
-    const past = () => workers.every((w) => !(w.subscription.active?.() ?? true) || (w.position !== undefined && w.position >= position));
+    const passed = (w: Worker) => !(w.subscription.active?.() ?? true) || (w.position !== undefined && w.position >= position);
+    const past = () => workers.every(passed);
     if (past()) return true;
+    // A subscription a commit did not wake (none of its events concerned it) would pass only at its next poll.
+    for (const worker of workers) if (!passed(worker)) worker.loop.wake();
     const timeout = new AbortController();
     const reached = new Promise<boolean>((resolve) => {
       const waiter = () => {

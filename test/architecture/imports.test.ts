@@ -1,7 +1,7 @@
 // Which way the imports of grammar/, compiler/ and runtime/ run: no file-level circle, no edge the
 // tables below forbid. Every import counts (type-only ones and `import("…")` too); a computed
 // `import(x)`, which no reader can follow, must be listed with its reason.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -14,7 +14,10 @@ const compilerMayImportFromRuntime: readonly string[] = ["runtime/cron/", "runti
 const grammarPackages: readonly string[] = ["chevrotain"];
 
 /** Folders the runtime never imports (nor names a file of: a path into templates/ in a string). */
-const runtimeMayNotReach: readonly string[] = ["compiler/", "grammar/", "templates/"];
+const runtimeMayNotReach: readonly string[] = ["compiler/", "grammar/", "templates/", "console/"];
+
+/** What the console's front end (console/src/) may import besides itself: it runs in a browser. */
+const consolePackages: readonly string[] = ["preact"];
 
 /**
  * The compiler's layers, lowest first. A module imports its own layer and those below; an import up
@@ -123,6 +126,31 @@ describe("the import graph of grammar/, compiler/ and runtime/", () => {
 
   it("has no circle in runtime/", () => {
     expect(circles(graph, files.filter((f) => f.startsWith("runtime/")))).toEqual([]);
+  });
+});
+
+describe("the console's front end", () => {
+  it("is its own room: it imports only itself and Preact, and nothing of the package's imports it", () => {
+    const sources: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+        const path = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) sources.push(path);
+      }
+    };
+    walk("console/src");
+    expect(sources.length).toBeGreaterThan(5);
+    const out: string[] = [];
+    for (const file of sources) {
+      const imports = importsOf(file, readFileSync(join(ROOT, file), "utf8"));
+      for (const to of imports.files) if (!to.startsWith("console/src/")) out.push(`${file} → ${to}`);
+      for (const to of imports.packages) if (!consolePackages.includes(to)) out.push(`${file} → ${to}`);
+    }
+    expect(out).toEqual([]);
+    const others = tsFiles(ROOT, ["grammar", "compiler", "runtime"]);
+    const reaching = others.filter((file) => importsOf(file, readFileSync(join(ROOT, file), "utf8")).files.some((to) => to.startsWith("console/")));
+    expect(reaching).toEqual([]);
   });
 });
 

@@ -6,6 +6,8 @@
 // the ceiling of the sockets and the client. The ratio HTTP / in-process is the HTTP path's overhead.
 // Also in each round: the route with the body schemas removed (what checking bodies costs), and with
 // the run log, metrics and logs off (what operations cost).
+// `--store postgres`: each round also serves the route (and sends in-process) on PostgreSQL
+// (WOW_BENCH_POSTGRES_URL, a schema of its own per host, dropped after), next to SQLite.
 // Prints a table, then (last line) one JSON object.
 import { execFileSync, execSync, spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -13,7 +15,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median } from "./bench-args.js";
+import { median, option } from "./bench-args.js";
+import { postgresBenchSchema, POSTGRES_BENCH_URL } from "./tools/postgres-bench.js";
 
 if (!existsSync("dist/runtime/index.js")) execSync("npm run build", { stdio: "inherit" });
 if (!existsSync("examples/eshop/generated/wow-manifest.json")) execSync("node dist/compiler/cli/main.js build examples/eshop", { stdio: "inherit" });
@@ -39,26 +42,32 @@ function unchecked<R extends { commands: Record<string, object> }>(registration:
 interface Variant {
   readonly validate?: boolean;
   readonly ops?: boolean;
+  /** The store: a fresh SQLite file (default), or a fresh schema on PostgreSQL. */
+  readonly postgres?: boolean;
 }
 
-async function fresh({ validate = true, ops = true }: Variant = {}) {
+const ON_POSTGRES = option("store", ["sqlite", "postgres"], "sqlite") === "postgres";
+
+async function fresh({ validate = true, ops = true, postgres = false }: Variant = {}) {
   const dir = mkdtempSync(join(tmpdir(), "wowc-http-bench-"));
+  const schema = postgres ? await postgresBenchSchema("wow_bench_http") : undefined;
   const env: Record<string, string> = { WOW_SCHEDULES__RECEIVE_DELIVERIES__ENABLED: "false", WOW_LOG__LEVEL: ops ? "info" : "silent" };
   if (!ops) Object.assign(env, { WOW_RUNS__ENABLED: "false", WOW_METRICS__ENABLED: "false" });
+  if (schema !== undefined) Object.assign(env, { WOW_STORE__URL: POSTGRES_BENCH_URL, WOW_STORE__SCHEMA: schema.name });
   const config = loadConfig({ cwd: "examples/eshop", env });
   const host = createHost({
     registrations: validate ? [order, stock, stockSaga] : [unchecked(order), unchecked(stock), stockSaga],
-    store: join(dir, "store.db"),
+    ...(schema === undefined ? { store: join(dir, "store.db") } : {}),
     config,
     services: { "eshop-order.PaymentPolicy": { gracePeriod: "15m" }, "eshop-inventory.Deliveries": { deliveredOn: async () => [] } },
     http: { credentials: [{ token: TOKEN }] },
   });
   await host.start();
-  return { host, close: async () => (await host.close(), rmSync(dir, { recursive: true, force: true })) };
+  return { host, close: async () => (await host.close(), rmSync(dir, { recursive: true, force: true }), await schema?.drop()) };
 }
 
-async function inProcess(): Promise<number> {
-  const { host, close } = await fresh();
+async function inProcess(variant: Variant = {}): Promise<number> {
+  const { host, close } = await fresh(variant);
   let next = 0;
   const started = process.hrtime.bigint();
   await Promise.all(
@@ -121,10 +130,17 @@ const uncheckedRates: number[] = [];
 const opsOffRates: number[] = [];
 const inProcessRates: number[] = [];
 const plainRates: number[] = [];
+const pgHttpRates: number[] = [];
+const pgInProcessRates: number[] = [];
 const checks = Boolean((stock.commands["eshop-inventory.ReceiveStock"] as { bodySchema?: object }).bodySchema);
 await inProcess(); // warm-up (JIT, SQLite)
 await overHttp();
+if (ON_POSTGRES) await overHttp({ postgres: true });
 for (let round = 0; round < ROUNDS; round++) {
+  if (ON_POSTGRES) {
+    pgInProcessRates.push(await inProcess({ postgres: true }));
+    pgHttpRates.push(await overHttp({ postgres: true }));
+  }
   inProcessRates.push(await inProcess());
   httpRates.push(await overHttp());
   uncheckedRates.push(await overHttp({ validate: false }));
@@ -143,7 +159,7 @@ const ops_off_http_per_s = Math.round(median(opsOffRates));
 const ops_ratio = Number((http_per_s / ops_off_http_per_s).toFixed(3));
 /** What the route would reach if its cost were node:http's plus the decision's, nothing more. */
 const sum_model_per_s = Math.round(1 / (1 / in_process_per_s + 1 / plain_http_per_s));
-console.log(`commands: ${COMMANDS} per round, concurrency ${CONCURRENCY}, ${ROUNDS} rounds (median), SQLite, keep-alive node:http client in its own process on 127.0.0.1`);
+console.log(`commands: ${COMMANDS} per round, concurrency ${CONCURRENCY}, ${ROUNDS} rounds (median), SQLite${ON_POSTGRES ? " and PostgreSQL" : ""}, keep-alive node:http client in its own process on 127.0.0.1`);
 console.log("| path | commands/s (median) | rounds |");
 console.log("| --- | ---: | --- |");
 console.log(`| in-process host.send | ${in_process_per_s} | ${inProcessRates.map(Math.round).join(", ")} |`);
@@ -151,5 +167,12 @@ console.log(`| HTTP PUT …/receive_stock${checks ? ", body checked against its 
 console.log(`| HTTP PUT …/receive_stock, the body schemas removed | ${unchecked_http_per_s} | ${uncheckedRates.map(Math.round).join(", ")} |`);
 console.log(`| HTTP PUT …/receive_stock, run log, metrics and logs off | ${ops_off_http_per_s} | ${opsOffRates.map(Math.round).join(", ")} |`);
 console.log(`| HTTP, empty server (the client's and sockets' ceiling) | ${plain_http_per_s} | ${plainRates.map(Math.round).join(", ")} |`);
+if (ON_POSTGRES) {
+  console.log(`| PostgreSQL: in-process host.send | ${Math.round(median(pgInProcessRates))} | ${pgInProcessRates.map(Math.round).join(", ")} |`);
+  console.log(`| PostgreSQL: HTTP PUT …/receive_stock | ${Math.round(median(pgHttpRates))} | ${pgHttpRates.map(Math.round).join(", ")} |`);
+}
 console.log(`| node:http's cost plus the decision's (1 / (1/in-process + 1/empty)) | ${sum_model_per_s} | |`);
-console.log(JSON.stringify({ http_per_s, in_process_per_s, ratio, unchecked_http_per_s, validation_ratio, bodies_checked: checks, ops_off_http_per_s, ops_ratio, plain_http_per_s, sum_model_per_s, ratio_to_sum_model: Number((http_per_s / sum_model_per_s).toFixed(3)), commands: COMMANDS, concurrency: CONCURRENCY, rounds: ROUNDS }));
+const postgres = ON_POSTGRES
+  ? { store: "postgres", pg_http_per_s: Math.round(median(pgHttpRates)), pg_in_process_per_s: Math.round(median(pgInProcessRates)), pg_ratio_to_sqlite: Number((median(pgHttpRates) / http_per_s).toFixed(3)) }
+  : {};
+console.log(JSON.stringify({ ...postgres, http_per_s, in_process_per_s, ratio, unchecked_http_per_s, validation_ratio, bodies_checked: checks, ops_off_http_per_s, ops_ratio, plain_http_per_s, sum_model_per_s, ratio_to_sum_model: Number((http_per_s / sum_model_per_s).toFixed(3)), commands: COMMANDS, concurrency: CONCURRENCY, rounds: ROUNDS }));

@@ -5,6 +5,10 @@
 // and, in the same run, the ceiling: the same number of plain SQLite row inserts + deletes in
 // batched transactions. Each measurement runs in its own child process (clean heap), on the compiled
 // runtime (dist/). Each phase runs `--runs N` times (default 3), alternated; the figures are medians.
+// `--store postgres`: the same work on PostgreSQL too (WOW_BENCH_POSTGRES_URL, default the local test
+// database; each phase in a schema of its own, dropped after), next to SQLite's figures and pg-boss's
+// (the same number of delayed jobs drained by a fetch/complete loop, batch 1,000, each handler inserting
+// its idempotency key), against the same server, synchronous_commit on.
 // Prints a table, then (last line) one JSON object.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +21,8 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import Database from "better-sqlite3";
 import type { Clock, CommandSender } from "../../runtime/index.js";
-import { argument, median } from "./bench-args.js";
+import { argument, median, option } from "./bench-args.js";
+import { pgbossDrain, postgresBenchSchema, POSTGRES_BENCH_URL, type PgBossResult } from "./tools/postgres-bench.js";
 import { SEED, burstSeeds, seeder, target } from "../runtime/fixtures/timer-domain.js";
 
 /**
@@ -25,7 +30,7 @@ import { SEED, burstSeeds, seeder, target } from "../runtime/fixtures/timer-doma
  * sources through tsx, whose transform adds its own cost to every call. `npm run bench:timers` builds
  * first. (The domain's handlers come from the sources: they only return plain decisions and rules.)
  */
-const { Host, SqliteStore, TIMER_DEFAULTS, aggregateRef, commandMessage, systemClock } = (await import(
+const { Host, PostgresStore, SqliteStore, TIMER_DEFAULTS, aggregateRef, commandMessage, systemClock } = (await import(
   new URL("../../dist/runtime/index.js", import.meta.url).href
 )) as typeof import("../../runtime/index.js");
 
@@ -74,12 +79,17 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+type StoreKind = "sqlite" | "postgres";
+
 /** One delivery run in this (child) process: seed `pending` timers, `DUE` of them due soon, deliver those. */
-async function phase(pending: number): Promise<PhaseResult> {
+async function phase(pending: number, kind: StoreKind): Promise<PhaseResult> {
   const gc = gcFn();
   const dir = mkdtempSync(join(tmpdir(), "wowc-bench-"));
+  const schema = kind === "postgres" ? await postgresBenchSchema() : undefined;
   try {
-    const journal = new SqliteStore(join(dir, "journal.db"), PAGE_SIZE === undefined ? {} : { pageSize: PAGE_SIZE });
+    const journal: import("../../runtime/index.js").Store =
+      schema === undefined ? new SqliteStore(join(dir, "journal.db"), PAGE_SIZE === undefined ? {} : { pageSize: PAGE_SIZE }) : new PostgresStore({ url: POSTGRES_BENCH_URL, schema: schema.name });
+    await journal.open?.();
     let offset = 0;
     const clock: Clock = { now: () => Date.now() + offset, sleep: systemClock.sleep };
     const lateness = new Float64Array(DUE);
@@ -123,7 +133,7 @@ async function phase(pending: number): Promise<PhaseResult> {
     // The journal as a running host leaves it between bursts: the poller checkpoints the WAL whenever nothing
     // is due before its next poll (`idle`). Seeding 1M timers in half a minute gives it no such moment, so the
     // burst would otherwise start with up to 400 MB of WAL to checkpoint and a gigabyte of file writes in flight.
-    await journal.idle();
+    await journal.idle?.();
 
     gc();
     const heapBase = process.memoryUsage().heapUsed;
@@ -180,6 +190,7 @@ async function phase(pending: number): Promise<PhaseResult> {
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    await schema?.drop();
   }
 }
 
@@ -250,6 +261,21 @@ function runChild(args: string[]): unknown {
   return JSON.parse(lines[lines.length - 1]!);
 }
 
+/** The PostgreSQL phases (100k and 1M pending) and pg-boss's drain, alternated, `runs` times each. */
+function postgresRuns(runs: number): { small: PhaseResult; large: PhaseResult; boss: PgBossResult; bossRuns: number[] } {
+  const smalls: PhaseResult[] = [];
+  const larges: PhaseResult[] = [];
+  const bosses: PgBossResult[] = [];
+  for (let r = 0; r < runs; r++) {
+    smalls.push(runChild(["--phase", String(DUE), "postgres"]) as PhaseResult);
+    bosses.push(runChild(["--pgboss", String(DUE)]) as PgBossResult);
+    larges.push(runChild(["--phase", String(1_000_000), "postgres"]) as PhaseResult);
+  }
+  const perS = bosses.map((b) => b.per_s);
+  const boss = bosses.find((b) => b.per_s === median(perS))!;
+  return { small: medianPhase(smalls), large: medianPhase(larges), boss, bossRuns: perS };
+}
+
 /** Each figure's median over the runs of a phase. */
 function medianPhase(results: readonly PhaseResult[]): PhaseResult {
   const keys = Object.keys(results[0]!) as (keyof PhaseResult)[];
@@ -259,7 +285,11 @@ function medianPhase(results: readonly PhaseResult[]): PhaseResult {
 async function main(): Promise<void> {
   const arg = process.argv[2];
   if (arg === "--phase") {
-    console.log(JSON.stringify(await phase(Number(process.argv[3]))));
+    console.log(JSON.stringify(await phase(Number(process.argv[3]), (process.argv[4] ?? "sqlite") as StoreKind)));
+    return;
+  }
+  if (arg === "--pgboss") {
+    console.log(JSON.stringify(await pgbossDrain(Number(process.argv[3]), SPREAD_MS)));
     return;
   }
   if (arg === "--ceiling") {
@@ -267,6 +297,7 @@ async function main(): Promise<void> {
     return;
   }
   const runs = argument("runs", 3);
+  const onPostgres = option("store", ["sqlite", "postgres"], "sqlite") === "postgres";
   console.log(
     `timers bench: ${DUE} timers due within ${SPREAD_MS} ms on SQLite, target ids ${SCATTER ? "scattered" : "in due order"}; poll ${POLL_MS} ms, batch ${BATCH}; medians of ${runs} runs of each phase, alternated`,
   );
@@ -311,6 +342,25 @@ async function main(): Promise<void> {
   console.log("WAL bound (checkpoint every N pages; 10,000 is the default): a burst's cost, and a crash image's WAL and recovery");
   console.log("| pages | decided/s | WAL peak in the burst (MB) | WAL of a crash image after 130 MB of commits (MB) | recovery at start (ms) |");
   for (const w of wal) console.log(`| ${w.pages} | ${w.decided_per_s} | ${w.wal_peak_mb} | ${w.crash_wal_mb} | ${w.recovery_ms} |`);
+  const postgres = onPostgres ? postgresRuns(runs) : undefined;
+  if (postgres !== undefined) {
+    const { small: pg, large: pg1m, boss } = postgres;
+    console.log(`PostgreSQL (${POSTGRES_BENCH_URL.replace(/:[^:@/]*@/, ":***@")}, synchronous_commit ${boss.synchronous_commit}): the same ${DUE} timers`);
+    const pgRows = [
+      ["pending timers", pg.pending, pg1m.pending],
+      ["seeding (s)", pg.seed_s, pg1m.seed_s],
+      ["decided", pg.decided, pg1m.decided],
+      ["decided deliveries/s (wall, first due → last decided)", pg.decided_per_s, pg1m.decided_per_s],
+      ["process CPU per delivery (µs)", pg.cpu_us_per_delivery, pg1m.cpu_us_per_delivery],
+      ["lateness p50 (ms)", pg.lateness_p50_ms, pg1m.lateness_p50_ms],
+      ["lateness p99 (ms)", pg.lateness_p99_ms, pg1m.lateness_p99_ms],
+      ["heap peak while delivering (MB)", pg.heap_peak_mb, pg1m.heap_peak_mb],
+      ["live heap peak: after each full GC while delivering (MB)", pg.live_heap_peak_mb, pg1m.live_heap_peak_mb],
+    ];
+    for (const [label, a, b] of pgRows) console.log(`${String(label).padEnd(56)} ${String(a).padStart(10)} ${String(b).padStart(10)}`);
+    console.log(`pg-boss 10.4.2, the same ${DUE} delayed jobs, fetch/complete batch ${boss.batch}, each handler inserting its idempotency key: ${boss.per_s} jobs/s (each run ${postgres.bossRuns.join("/")}), lateness p50 ${boss.lateness_p50_ms} ms, p99 ${boss.lateness_p99_ms} ms`);
+    console.log(`wowc on PostgreSQL / pg-boss: ${(pg.decided_per_s / boss.per_s).toFixed(2)}×; wowc on SQLite: ${small.decided_per_s} decided/s`);
+  }
   const result = {
     runs,
     decided_per_s: small.decided_per_s,
@@ -340,7 +390,33 @@ async function main(): Promise<void> {
     ops_ratio: Math.round((opsOnPerS / opsOffPerS) * 1000) / 1000,
     ops_cpu_ratio: Math.round((median(opsOff.map((o) => o.cpu_us_per_delivery)) / median(opsOn.map((o) => o.cpu_us_per_delivery))) * 1000) / 1000,
   };
-  console.log(JSON.stringify(result));
+  if (postgres === undefined) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  // On PostgreSQL the heap keys are PostgreSQL's (SQLite's keep theirs under a sqlite_ prefix).
+  const { small: pg, large: pg1m, boss } = postgres;
+  console.log(
+    JSON.stringify({
+      ...result,
+      store: "postgres",
+      sqlite_heap_peak_mb_100k: small.heap_peak_mb,
+      sqlite_heap_peak_mb_1m: large.heap_peak_mb,
+      pg_decided_per_s: pg.decided_per_s,
+      pgboss_per_s: boss.per_s,
+      ratio_to_pgboss: Math.round((pg.decided_per_s / boss.per_s) * 100) / 100,
+      sqlite_decided_per_s: small.decided_per_s,
+      pg_lateness_p50_ms: pg.lateness_p50_ms,
+      pg_lateness_p99_ms: pg.lateness_p99_ms,
+      pgboss_lateness_p99_ms: boss.lateness_p99_ms,
+      heap_peak_mb_100k: pg.heap_peak_mb,
+      heap_peak_mb_1m: pg1m.heap_peak_mb,
+      pg_live_heap_peak_mb_100k: pg.live_heap_peak_mb,
+      pg_live_heap_peak_mb_1m: pg1m.live_heap_peak_mb,
+      pg_decided_per_s_1m: pg1m.decided_per_s,
+      synchronous_commit: boss.synchronous_commit,
+    }),
+  );
 }
 
 await main();

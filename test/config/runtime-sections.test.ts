@@ -42,3 +42,20 @@ it("the e-shop's wow.config.json is valid against the generated schema, as an ed
   expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
   expect(validate({ wow: { http: { credential: [] } } })).toBe(false);
 });
+
+it("accepts the console turned off or moved, and reports a path that is not absolute at its path", () => {
+  expect(load({ wow: { http: { console: { enabled: false, path: "/ops/console" } } } }).wow.http?.console).toEqual({ enabled: false, path: "/ops/console" });
+  try {
+    load({ wow: { http: { console: { path: "ops", theme: "dark" } } } });
+    throw new Error("expected a WowConfigError");
+  } catch (error) {
+    expect(error).toBeInstanceOf(WowConfigError);
+    expect((error as WowConfigError).problems.map((p) => p.path).sort()).toEqual(["/wow/http/console/path", "/wow/http/console/theme"]);
+  }
+});
+
+it("sets the console by variables too", () => {
+  writeFileSync(join(dir, "wow.config.json"), "{}");
+  const config = loadWowConfig({ schema, defaults, cwd: dir, env: { WOW_HTTP__CONSOLE__ENABLED: "false", WOW_HTTP__CONSOLE__PATH: "/ops" } });
+  expect(config.wow.http?.console).toEqual({ enabled: false, path: "/ops" });
+});

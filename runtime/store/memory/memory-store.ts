@@ -6,7 +6,7 @@ import { DuplicateRequestError, VersionConflictError } from "../errors.js";
 import type { AppendResult, Commit, DecisionInput, EventStore, RequestRecord, StoredStream, TimerChange, TimerSpec } from "../event-store.js";
 import type { Store } from "../store.js";
 import { atPosition, commitData, toEvent } from "../stored-json.js";
-import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
+import { timerOrderKey, type BatchEntry, type BatchOutcome, type ClaimLease, type DueBatch, type TimerQuery, type TimerRow, type TimerSettlement, type TimerStore } from "../timer-store.js";
 import { MinHeap } from "./min-heap.js";
 import { MemoryRunStore } from "./runs.js";
 import { MemorySubscriptionStore } from "./subscriptions.js";
@@ -145,10 +145,11 @@ export class MemoryStore implements Store, EventStore, TimerStore {
     }
   }
 
-  async counts(now: number): Promise<{ readonly due: number; readonly parked: number }> {
+  async counts(now: number, tenantId?: string): Promise<{ readonly due: number; readonly parked: number }> {
     let due = 0;
     let parked = 0;
     for (const row of this.timers_.values()) {
+      if (tenantId !== undefined && row.owner.tenantId !== tenantId) continue;
       if (row.status === "parked") parked++;
       else if (row.status === "pending" && row.fireAt <= now) due++;
     }
@@ -193,10 +194,26 @@ export class MemoryStore implements Store, EventStore, TimerStore {
   }
 
   async list(query: TimerQuery): Promise<TimerRow[]> {
-    const { status, tenantId } = query;
-    const order = status === "pending" ? (a: TimerRow, b: TimerRow) => a.due - b.due || compare(a.id, b.id) : (a: TimerRow, b: TimerRow) => (a.parkedAt ?? 0) - (b.parkedAt ?? 0) || compare(a.id, b.id);
+    const { status, tenantId, aggregateId, key, command, after } = query;
+    const order = (a: TimerRow, b: TimerRow) => {
+      const [x, y] = [timerOrderKey(a), timerOrderKey(b)];
+      return x[0] - y[0] || compare(x[1], y[1]);
+    };
+    const isAfter = (row: TimerRow) => {
+      if (after === undefined) return true;
+      const [at, id] = timerOrderKey(row);
+      return at > after[0] || (at === after[0] && id > after[1]);
+    };
     return [...this.timers_.values()]
-      .filter((row) => row.status === status && (tenantId === undefined || row.owner.tenantId === tenantId))
+      .filter(
+        (row) =>
+          row.status === status &&
+          (tenantId === undefined || row.owner.tenantId === tenantId) &&
+          (aggregateId === undefined || row.owner.id === aggregateId) &&
+          (key === undefined || row.key === key) &&
+          (command === undefined || row.command.type === command) &&
+          isAfter(row),
+      )
       .sort(order)
       .slice(0, query.limit ?? 1000)
       .map((row) => structuredClone(row));

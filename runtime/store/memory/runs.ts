@@ -1,5 +1,5 @@
 // The run log in memory, for tests. Stores copies.
-import { instanceKeyOf, readCursor, cursorOf, type InstanceKey, type JobRun, type Page, type RunQuery, type RunStore, type TimerAttempt } from "../run-store.js";
+import { FAILED_OUTCOMES, instanceKeyOf, readCursor, cursorOf, type InstanceKey, type JobRun, type Page, type RunQuery, type RunStore, type TimerAttempt } from "../run-store.js";
 
 const newestFirst = <T extends { readonly id: string }>(at: (t: T) => number) => (a: T, b: T) => at(b) - at(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
@@ -45,6 +45,10 @@ export class MemoryRunStore implements RunStore {
   async ran(instance: InstanceKey, due: number): Promise<boolean> {
     const key = instanceKeyOf(instance);
     return this.jobRuns.some((r) => r.due === due && (r.outcome === "succeeded" || r.outcome === "failed") && instanceKeyOf(r) === key);
+  }
+
+  async failedSince(since: number, tenantId?: string): Promise<number> {
+    return this.jobRuns.filter((r) => r.started >= since && FAILED_OUTCOMES.includes(r.outcome) && (tenantId === undefined || r.tenantId === tenantId)).length;
   }
 
   async recordAttempts(attempts: readonly TimerAttempt[]): Promise<void> {

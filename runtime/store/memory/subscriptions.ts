@@ -19,16 +19,18 @@ export class MemorySubscriptionStore implements SubscriptionStore {
     this.parkedEvents.set(entry.id, structuredClone(entry));
   }
 
-  async parked(limit = 100, tenantId?: string): Promise<ParkedEvent[]> {
+  async parked(limit = 100, tenantId?: string, after?: readonly [number, string]): Promise<ParkedEvent[]> {
     return [...this.parkedEvents.values()]
       .filter((e) => tenantId === undefined || e.event.aggregate.tenantId === tenantId)
+      .filter((e) => after === undefined || e.parkedAt > after[0] || (e.parkedAt === after[0] && e.id > after[1]))
       .sort((a, b) => a.parkedAt - b.parkedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, limit)
       .map((e) => structuredClone(e));
   }
 
-  async countParked(): Promise<number> {
-    return this.parkedEvents.size;
+  async countParked(tenantId?: string): Promise<number> {
+    if (tenantId === undefined) return this.parkedEvents.size;
+    return [...this.parkedEvents.values()].filter((e) => e.event.aggregate.tenantId === tenantId).length;
   }
 
   async parkedEvent(id: string): Promise<ParkedEvent | undefined> {

@@ -20,6 +20,8 @@ export class PgConnection {
   readonly options: CheckedOptions;
   readonly pool: pg.Pool;
   readonly sql: Statements;
+  /** The quoted schema, for statements built per query. */
+  readonly schema: string;
   private opened: Promise<number> | undefined;
   private closed = false;
   /** The end of the last write transaction queued: they run one at a time (see `write`). */
@@ -28,7 +30,8 @@ export class PgConnection {
 
   constructor(options: PostgresStoreOptions) {
     this.options = checkOptions(options);
-    this.sql = statements(quoted(this.options.schema));
+    this.schema = quoted(this.options.schema);
+    this.sql = statements(this.schema);
     this.pool = new pg.Pool({
       connectionString: withDefaultUser(this.options.url),
       max: this.options.pool,

@@ -1,6 +1,6 @@
 // The run log in PostgreSQL (the store's schema). Each row keeps its run or attempt whole as JSON
 // beside the columns it is found and ordered by.
-import { cursorKeys, instanceKeyOf, pageOf, type InstanceKey, type JobRun, type Page, type RunQuery, type RunStore, type TimerAttempt } from "../run-store.js";
+import { cursorKeys, FAILED_OUTCOMES, instanceKeyOf, pageOf, type InstanceKey, type JobRun, type Page, type RunQuery, type RunStore, type TimerAttempt } from "../run-store.js";
 import type { PgConnection } from "./connection.js";
 
 export class PgRunStore implements RunStore {
@@ -28,6 +28,11 @@ export class PgRunStore implements RunStore {
 
   async ran(instance: InstanceKey, due: number): Promise<boolean> {
     return (await this.c.query(this.c.sql.ran, [instanceKeyOf(instance), due])).length > 0;
+  }
+
+  async failedSince(since: number, tenantId?: string): Promise<number> {
+    const [row] = await this.c.query<{ n: number }>(this.c.sql.failedSince, [FAILED_OUTCOMES, since, tenantId ?? null]);
+    return row!.n;
   }
 
   async recordAttempts(attempts: readonly TimerAttempt[]): Promise<void> {

@@ -71,7 +71,14 @@ export const MIGRATIONS: readonly Migration[] = [
         CONSTRAINT wow_timers_owner_key UNIQUE (owner, key)
       );
       CREATE INDEX wow_timers_pending ON ${s}.wow_timers (fire_at) WHERE status = 0;
+      -- Operators' listings, a page at a time, in list order and by each filter (the expressions of timer-list.ts).
+      CREATE INDEX wow_timers_pending_due ON ${s}.wow_timers (due, id) WHERE status = 0;
+      CREATE INDEX wow_timers_tenant ON ${s}.wow_timers ((owner::jsonb ->> 2), due, id) WHERE status = 0;
+      CREATE INDEX wow_timers_aggregate ON ${s}.wow_timers ((owner::jsonb ->> 3), due, id) WHERE status = 0;
+      CREATE INDEX wow_timers_key ON ${s}.wow_timers (key, due, id) WHERE status = 0;
+      CREATE INDEX wow_timers_command ON ${s}.wow_timers ((spec::jsonb -> 'command' ->> 'type'), due, id) WHERE status = 0;
       CREATE INDEX wow_timers_parked ON ${s}.wow_timers (parked_at, id) WHERE status = 1;
+      CREATE INDEX wow_timers_parked_tenant ON ${s}.wow_timers ((owner::jsonb ->> 2), parked_at, id) WHERE status = 1;
       CREATE TABLE ${s}.wow_subscription_checkpoints (
         subscription text PRIMARY KEY,
         position bigint NOT NULL
@@ -85,6 +92,8 @@ export const MIGRATIONS: readonly Migration[] = [
         error text NOT NULL,
         parked_at bigint NOT NULL
       );
+      CREATE INDEX wow_subscription_parked_order ON ${s}.wow_subscription_parked (parked_at, id);
+      CREATE INDEX wow_subscription_parked_tenant ON ${s}.wow_subscription_parked ((event::jsonb -> 'aggregate' ->> 'tenantId'), parked_at, id);
       CREATE TABLE ${s}.wow_job_instances (
         key text PRIMARY KEY,
         ref text NOT NULL
@@ -101,6 +110,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX wow_job_runs_newest ON ${s}.wow_job_runs (instance_key, started DESC, id DESC);
       CREATE INDEX wow_job_runs_due ON ${s}.wow_job_runs (instance_key, due);
       CREATE INDEX wow_job_runs_started ON ${s}.wow_job_runs (started);
+      CREATE INDEX wow_job_runs_outcome ON ${s}.wow_job_runs (outcome, started);
       CREATE TABLE ${s}.wow_job_last_runs (
         instance_key text PRIMARY KEY,
         started bigint NOT NULL,

@@ -9,7 +9,12 @@ export interface Statement {
 }
 
 /** The timer columns every timer read returns. */
-const TIMER = "t.id, t.owner, t.spec, t.key, t.slot, t.due, t.fire_at, t.status, t.attempts, t.last_error, t.parked_at, t.target";
+export const TIMER = "t.id, t.owner, t.spec, t.key, t.slot, t.due, t.fire_at, t.status, t.attempts, t.last_error, t.parked_at, t.target";
+
+/** A timer's tenant: its owner key is refKey's JSON array, the tenant its third element (indexed). */
+export const TENANT_OF_TIMER = "(t.owner::jsonb ->> 2)";
+/** A parked event's tenant (indexed). */
+const TENANT_OF_EVENT = "(event::jsonb -> 'aggregate' ->> 'tenantId')";
 
 function texts(s: string) {
   return {
@@ -78,13 +83,10 @@ function texts(s: string) {
     nextDueAt: `SELECT min(fire_at) AS at FROM ${s}.wow_timers WHERE status = 0`,
     countDue: `SELECT count(*)::integer AS n FROM ${s}.wow_timers WHERE status = 0 AND fire_at <= $1`,
     countParkedTimers: `SELECT count(*)::integer AS n FROM ${s}.wow_timers WHERE status = 1`,
+    countDueOf: `SELECT count(*)::integer AS n FROM ${s}.wow_timers AS t WHERE ${TENANT_OF_TIMER} = $1 AND t.status = 0 AND t.fire_at <= $2`,
+    countParkedTimersOf: `SELECT count(*)::integer AS n FROM ${s}.wow_timers AS t WHERE ${TENANT_OF_TIMER} = $1 AND t.status = 1`,
     timer: `SELECT ${TIMER} FROM ${s}.wow_timers AS t WHERE t.id = $1`,
     timersOf: `SELECT ${TIMER} FROM ${s}.wow_timers AS t WHERE t.owner = $1 ORDER BY t.key`,
-    pendingTimers: `SELECT ${TIMER} FROM ${s}.wow_timers AS t WHERE t.status = 0 ORDER BY t.due, t.id LIMIT $1`,
-    parkedTimers: `SELECT ${TIMER} FROM ${s}.wow_timers AS t WHERE t.status = 1 ORDER BY t.parked_at, t.id LIMIT $1`,
-    // A tenant's listings: the owner key is refKey's JSON array, the tenant its third element.
-    pendingTimersOf: `SELECT ${TIMER} FROM ${s}.wow_timers AS t WHERE t.status = 0 AND (t.owner::jsonb ->> 2) = $1 ORDER BY t.due, t.id LIMIT $2`,
-    parkedTimersOf: `SELECT ${TIMER} FROM ${s}.wow_timers AS t WHERE t.status = 1 AND (t.owner::jsonb ->> 2) = $1 ORDER BY t.parked_at, t.id LIMIT $2`,
     redrive: `UPDATE ${s}.wow_timers SET status = 0, attempts = 0, fire_at = $1, parked_at = NULL, claimed_by = NULL WHERE id = $2 AND status = 1`,
 
     checkpoint: `SELECT position FROM ${s}.wow_subscription_checkpoints WHERE subscription = $1`,
@@ -92,9 +94,12 @@ function texts(s: string) {
       ON CONFLICT (subscription) DO UPDATE SET position = excluded.position`,
     park: `INSERT INTO ${s}.wow_subscription_parked (id, subscription, position, event, attempts, error, parked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
       ON CONFLICT (id) DO UPDATE SET attempts = excluded.attempts, error = excluded.error, parked_at = excluded.parked_at`,
-    parkedEvents: `SELECT id, subscription, position, event, attempts, error, parked_at FROM ${s}.wow_subscription_parked ORDER BY parked_at, id LIMIT $1`,
+    /** Parked events after a listed one (its parked_at and id; -1 and "" from the start), in parking order. */
+    parkedEvents: `SELECT id, subscription, position, event, attempts, error, parked_at FROM ${s}.wow_subscription_parked
+      WHERE (parked_at, id) > ($1, $2) ORDER BY parked_at, id LIMIT $3`,
     parkedEventsOf: `SELECT id, subscription, position, event, attempts, error, parked_at FROM ${s}.wow_subscription_parked
-      WHERE (event::jsonb -> 'aggregate' ->> 'tenantId') = $1 ORDER BY parked_at, id LIMIT $2`,
+      WHERE ${TENANT_OF_EVENT} = $1 AND (parked_at, id) > ($2, $3) ORDER BY parked_at, id LIMIT $4`,
+    countParkedEventsOf: `SELECT count(*)::integer AS n FROM ${s}.wow_subscription_parked WHERE ${TENANT_OF_EVENT} = $1`,
     parkedEvent: `SELECT id, subscription, position, event, attempts, error, parked_at FROM ${s}.wow_subscription_parked WHERE id = $1`,
     countParkedEvents: `SELECT count(*)::integer AS n FROM ${s}.wow_subscription_parked`,
     unpark: `DELETE FROM ${s}.wow_subscription_parked WHERE id = $1`,
@@ -114,6 +119,9 @@ function texts(s: string) {
         AND ($5::bigint IS NULL OR due >= $5) AND ($6::bigint IS NULL OR due < $6)
       ORDER BY started DESC, id DESC LIMIT $7`,
     lastRuns: `SELECT data FROM ${s}.wow_job_last_runs WHERE instance_key = ANY($1::text[])`,
+    /** Runs that failed since `$2` (of one tenant's instances, when `$3`): the instance key is instanceKeyOf's JSON array, the tenant its second element. */
+    failedSince: `SELECT count(*)::integer AS n FROM ${s}.wow_job_runs
+      WHERE outcome = ANY($1::text[]) AND started >= $2 AND ($3::text IS NULL OR (instance_key::jsonb ->> 1) = $3)`,
     ran: `SELECT 1 AS ran FROM ${s}.wow_job_runs WHERE instance_key = $1 AND due = $2 AND outcome IN ('succeeded', 'failed') LIMIT 1`,
     insertAttempts: `INSERT INTO ${s}.wow_timer_attempts (at, id, timer, data) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
       ON CONFLICT (at, id) DO UPDATE SET timer = excluded.timer, data = excluded.data`,

@@ -24,13 +24,16 @@ export class PgSubscriptionStore implements SubscriptionStore {
     await this.c.query(this.c.sql.park, [e.id, e.subscription, e.position, JSON.stringify(e.event), e.attempts, e.error, e.parkedAt]);
   }
 
-  async parked(limit = DEFAULT_LIST_LIMIT, tenantId?: string): Promise<ParkedEvent[]> {
-    const rows = tenantId === undefined ? await this.c.query<ParkedEventRow>(this.c.sql.parkedEvents, [limit]) : await this.c.query<ParkedEventRow>(this.c.sql.parkedEventsOf, [tenantId, limit]);
+  async parked(limit = DEFAULT_LIST_LIMIT, tenantId?: string, after: readonly [number, string] = [-1, ""]): Promise<ParkedEvent[]> {
+    const rows =
+      tenantId === undefined
+        ? await this.c.query<ParkedEventRow>(this.c.sql.parkedEvents, [after[0], after[1], limit])
+        : await this.c.query<ParkedEventRow>(this.c.sql.parkedEventsOf, [tenantId, after[0], after[1], limit]);
     return rows.map(toParkedEvent);
   }
 
-  async countParked(): Promise<number> {
-    const [row] = await this.c.query<{ n: number }>(this.c.sql.countParkedEvents);
+  async countParked(tenantId?: string): Promise<number> {
+    const [row] = tenantId === undefined ? await this.c.query<{ n: number }>(this.c.sql.countParkedEvents) : await this.c.query<{ n: number }>(this.c.sql.countParkedEventsOf, [tenantId]);
     return row!.n;
   }
 

@@ -9,6 +9,7 @@ import { toEvent } from "../stored-json.js";
 import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
 import { toTimer } from "../sqlite/rows.js";
 import { entriesData, settle, writeEntries } from "./commit-writer.js";
+import { timerListStatement } from "./timer-list.js";
 import type { PgConnection } from "./connection.js";
 import type { EventRow, StreamAndRequestRow, TimerColumns } from "./statements.js";
 
@@ -90,8 +91,12 @@ export class PgTimerStore implements TimerStore {
     if (settlements.length > 0) await this.c.write((tx) => settle(this.c, tx, settlements));
   }
 
-  async counts(now: number): Promise<{ readonly due: number; readonly parked: number }> {
-    const [[due], [parked]] = await Promise.all([this.c.query<{ n: number }>(this.c.sql.countDue, [now]), this.c.query<{ n: number }>(this.c.sql.countParkedTimers)]);
+  async counts(now: number, tenantId?: string): Promise<{ readonly due: number; readonly parked: number }> {
+    const s = this.c.sql;
+    const [[due], [parked]] =
+      tenantId === undefined
+        ? await Promise.all([this.c.query<{ n: number }>(s.countDue, [now]), this.c.query<{ n: number }>(s.countParkedTimers)])
+        : await Promise.all([this.c.query<{ n: number }>(s.countDueOf, [tenantId, now]), this.c.query<{ n: number }>(s.countParkedTimersOf, [tenantId])]);
     return { due: due!.n, parked: parked!.n };
   }
 
@@ -110,18 +115,9 @@ export class PgTimerStore implements TimerStore {
   }
 
   async list(query: TimerQuery): Promise<TimerRow[]> {
-    const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-    const s = this.c.sql;
-    const rows =
-      query.status === "pending"
-        ? query.tenantId === undefined
-          ? await this.c.query<TimerColumns>(s.pendingTimers, [limit])
-          : await this.c.query<TimerColumns>(s.pendingTimersOf, [query.tenantId, limit])
-        : query.tenantId === undefined
-          ? await this.c.query<TimerColumns>(s.parkedTimers, [limit])
-          : await this.c.query<TimerColumns>(s.parkedTimersOf, [query.tenantId, limit]);
+    const { statement, params } = timerListStatement(this.c.schema, query, query.limit ?? DEFAULT_LIST_LIMIT);
     const refs = new Map<string, AggregateRef>();
-    return rows.map((row) => toTimer(row, refs));
+    return (await this.c.query<TimerColumns>(statement, params)).map((row) => toTimer(row, refs));
   }
 
   async redrive(id: string, now: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 // The run log in the store's SQLite file (same connection). Each row keeps its run or attempt whole
 // as JSON beside the columns it is found and ordered by.
 import type Database from "better-sqlite3";
-import { cursorKeys, instanceKeyOf, pageOf, type InstanceKey, type JobRun, type Page, type RunQuery, type RunStore, type TimerAttempt } from "../run-store.js";
+import { cursorKeys, FAILED_OUTCOMES, instanceKeyOf, pageOf, type InstanceKey, type JobRun, type Page, type RunQuery, type RunStore, type TimerAttempt } from "../run-store.js";
 import type { SqliteConnection } from "./connection.js";
 import { MultiRowStatement } from "./multi-row.js";
 
@@ -18,6 +18,9 @@ const SQL = {
     ORDER BY started DESC, id DESC LIMIT @limit`,
   lastRuns: "SELECT l.data FROM json_each(?) AS j JOIN wow_job_last_runs AS l ON l.instance_key = j.value",
   ran: "SELECT 1 FROM wow_job_runs WHERE instance_key = ? AND due = ? AND outcome IN ('succeeded', 'failed') LIMIT 1",
+  /** Over wow_job_runs_outcome; the instance key is instanceKeyOf's JSON array, the tenant its second element. */
+  failedSince: `SELECT count(*) AS n FROM json_each(?) AS o JOIN wow_job_runs AS r ON r.outcome = o.value AND r.started >= ?
+    WHERE ? IS NULL OR json_extract(r.instance_key, '$[1]') = ?`,
   attempts: `SELECT data FROM wow_timer_attempts WHERE timer = @timer AND (@at IS NULL OR at < @at OR (at = @at AND id < @id))
     ORDER BY at DESC, id DESC LIMIT @limit`,
   pruneRuns: "DELETE FROM wow_job_runs WHERE started < ?",
@@ -51,6 +54,7 @@ export class SqliteRunStore implements RunStore {
       runs: db.prepare<[RunsParams], { data: string }>(SQL.runs),
       lastRuns: db.prepare<[string], { data: string }>(SQL.lastRuns),
       ran: db.prepare<[string, number], number>(SQL.ran),
+      failedSince: db.prepare<[string, number, string | null, string | null], { n: number }>(SQL.failedSince),
       attempts: db.prepare<[{ timer: string; at: number | null; id: string | null; limit: number }], { data: string }>(SQL.attempts),
       pruneRuns: db.prepare<[number]>(SQL.pruneRuns),
       pruneRunsBeyond: db.prepare<[number]>(SQL.pruneRunsBeyond),
@@ -88,6 +92,10 @@ export class SqliteRunStore implements RunStore {
 
   async ran(instance: InstanceKey, due: number): Promise<boolean> {
     return this.c.guard(() => this.stmt.ran.pluck().get(instanceKeyOf(instance), due) !== undefined);
+  }
+
+  async failedSince(since: number, tenantId?: string): Promise<number> {
+    return this.c.guard(() => this.stmt.failedSince.get(JSON.stringify(FAILED_OUTCOMES), since, tenantId ?? null, tenantId ?? null)!.n);
   }
 
   async recordAttempts(attempts: readonly TimerAttempt[]): Promise<void> {

@@ -4,7 +4,7 @@
 import type Database from "better-sqlite3";
 
 /** The timer columns every timer read returns. */
-const TIMER = "t.id, t.owner, t.spec, t.key, t.slot, t.due, t.fire_at, t.status, t.attempts, t.last_error, t.parked_at, t.target";
+export const TIMER_COLUMNS = "t.id, t.owner, t.spec, t.key, t.slot, t.due, t.fire_at, t.status, t.attempts, t.last_error, t.parked_at, t.target";
 
 /**
  * Columns `version` (null: no events), `deleted` (0/1) and `snapshot_version` (null: none) of the
@@ -42,36 +42,36 @@ export const SQL = {
   cancelTimer: "DELETE FROM wow_timers WHERE owner = ? AND key = ?",
   cancelTimersOf: "DELETE FROM wow_timers WHERE owner = ?",
   /** Due timers, earliest first, each with what its current slot's command meets: its target stream's state and the slot's request record. */
-  dueWithInputs: `SELECT ${TIMER}, t.rowid AS row, ${streamState("t.stream")}, r.version AS request_version, r.error_code
+  dueWithInputs: `SELECT ${TIMER_COLUMNS}, t.rowid AS row, ${streamState("t.stream")}, r.version AS request_version, r.error_code
     FROM (SELECT *, rowid, coalesce(target, owner) AS stream FROM wow_timers WHERE status = 0 AND fire_at <= ? ORDER BY fire_at LIMIT ?) AS t
     LEFT JOIN wow_requests AS r ON r.request_id = wow_slot_request(t.id, t.slot) AND r.stream = t.stream
     ORDER BY t.due`,
   nextDueAt: "SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0",
   countDue: "SELECT count(*) AS n FROM wow_timers WHERE status = 0 AND fire_at <= ?",
   countParkedTimers: "SELECT count(*) AS n FROM wow_timers WHERE status = 1",
+  // A tenant's counts: the owner key is refKey's JSON array, the tenant its third element (indexed: wow_timers_tenant).
+  countDueOf: "SELECT count(*) AS n FROM wow_timers WHERE json_extract(owner, '$[2]') = ? AND status = 0 AND fire_at <= ?",
+  countParkedTimersOf: "SELECT count(*) AS n FROM wow_timers WHERE json_extract(owner, '$[2]') = ? AND status = 1",
   countParkedEvents: "SELECT count(*) AS n FROM wow_subscription_parked",
+  countParkedEventsOf: "SELECT count(*) AS n FROM wow_subscription_parked WHERE json_extract(event, '$.aggregate.tenantId') = ?",
   /** Ends many slots at once: the parameter is a JSON array of [id, slot]. */
   settleDone: `DELETE FROM wow_timers WHERE rowid IN (
     SELECT t.rowid FROM json_each(?) AS j JOIN wow_timers AS t ON t.id = j.value ->> 0 AND t.slot = j.value ->> 1 AND t.status = 0)`,
   settleNext: "UPDATE wow_timers SET slot = ?, due = ?, fire_at = ?, attempts = 0, last_error = NULL WHERE id = ? AND slot = ? AND status = 0",
   settleRetry: "UPDATE wow_timers SET attempts = ?, fire_at = ?, last_error = ? WHERE id = ? AND slot = ? AND status = 0",
   settlePark: "UPDATE wow_timers SET status = 1, attempts = ?, last_error = ?, parked_at = ? WHERE id = ? AND slot = ? AND status = 0",
-  timer: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.id = ?`,
-  timersOf: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.owner = ? ORDER BY t.key`,
-  pendingTimers: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.status = 0 ORDER BY t.due, t.id LIMIT ?`,
-  parkedTimers: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.status = 1 ORDER BY t.parked_at, t.id LIMIT ?`,
-  // A tenant's listings: the owner key is refKey's JSON array, the tenant its third element.
-  pendingTimersOf: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.status = 0 AND json_extract(t.owner, '$[2]') = ? ORDER BY t.due, t.id LIMIT ?`,
-  parkedTimersOf: `SELECT ${TIMER} FROM wow_timers AS t WHERE t.status = 1 AND json_extract(t.owner, '$[2]') = ? ORDER BY t.parked_at, t.id LIMIT ?`,
+  timer: `SELECT ${TIMER_COLUMNS} FROM wow_timers AS t WHERE t.id = ?`,
+  timersOf: `SELECT ${TIMER_COLUMNS} FROM wow_timers AS t WHERE t.owner = ? ORDER BY t.key`,
   redrive: "UPDATE wow_timers SET status = 0, attempts = 0, fire_at = ?, parked_at = NULL WHERE id = ? AND status = 1",
 
   checkpoint: "SELECT position FROM wow_subscription_checkpoints WHERE subscription = ?",
   saveCheckpoint: "INSERT INTO wow_subscription_checkpoints (subscription, position) VALUES (?, ?) ON CONFLICT (subscription) DO UPDATE SET position = excluded.position",
   park: `INSERT INTO wow_subscription_parked (id, subscription, position, event, attempts, error, parked_at) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET attempts = excluded.attempts, error = excluded.error, parked_at = excluded.parked_at`,
-  parkedEvents: "SELECT id, subscription, position, event, attempts, error, parked_at FROM wow_subscription_parked ORDER BY parked_at, id LIMIT ?",
+  /** Parked events after a listed one (its parked_at and id; -1 and "" from the start), in parking order. */
+  parkedEvents: "SELECT id, subscription, position, event, attempts, error, parked_at FROM wow_subscription_parked WHERE (parked_at, id) > (?, ?) ORDER BY parked_at, id LIMIT ?",
   parkedEventsOf: `SELECT id, subscription, position, event, attempts, error, parked_at FROM wow_subscription_parked
-    WHERE json_extract(event, '$.aggregate.tenantId') = ? ORDER BY parked_at, id LIMIT ?`,
+    WHERE json_extract(event, '$.aggregate.tenantId') = ? AND (parked_at, id) > (?, ?) ORDER BY parked_at, id LIMIT ?`,
   parkedEvent: "SELECT id, subscription, position, event, attempts, error, parked_at FROM wow_subscription_parked WHERE id = ?",
   unpark: "DELETE FROM wow_subscription_parked WHERE id = ?",
   rememberInstance: "INSERT OR IGNORE INTO wow_job_instances (key, ref) VALUES (?, ?)",
@@ -155,19 +155,18 @@ export interface Statements {
   readonly settlePark: Database.Statement<[number, string, number, string, number]>;
   readonly timer: Database.Statement<[string], TimerColumns>;
   readonly timersOf: Database.Statement<[string], TimerColumns>;
-  readonly pendingTimers: Database.Statement<[number], TimerColumns>;
-  readonly parkedTimers: Database.Statement<[number], TimerColumns>;
-  readonly pendingTimersOf: Database.Statement<[string, number], TimerColumns>;
-  readonly parkedTimersOf: Database.Statement<[string, number], TimerColumns>;
   readonly redrive: Database.Statement<[number, string]>;
   readonly checkpoint: Database.Statement<[string], { position: number }>;
   readonly saveCheckpoint: Database.Statement<[string, number]>;
   readonly park: Database.Statement<[string, string, number, string, number, string, number]>;
-  readonly parkedEvents: Database.Statement<[number], ParkedEventRow>;
+  readonly parkedEvents: Database.Statement<[number, string, number], ParkedEventRow>;
   readonly countDue: Database.Statement<[number], { n: number }>;
   readonly countParkedTimers: Database.Statement<[], { n: number }>;
+  readonly countDueOf: Database.Statement<[string, number], { n: number }>;
+  readonly countParkedTimersOf: Database.Statement<[string], { n: number }>;
   readonly countParkedEvents: Database.Statement<[], { n: number }>;
-  readonly parkedEventsOf: Database.Statement<[string, number], ParkedEventRow>;
+  readonly countParkedEventsOf: Database.Statement<[string], { n: number }>;
+  readonly parkedEventsOf: Database.Statement<[string, number, string, number], ParkedEventRow>;
   readonly parkedEvent: Database.Statement<[string], ParkedEventRow>;
   readonly unpark: Database.Statement<[string]>;
   readonly rememberInstance: Database.Statement<[string, string]>;

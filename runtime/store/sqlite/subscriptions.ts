@@ -28,15 +28,15 @@ export class SqliteSubscriptionStore implements SubscriptionStore {
     });
   }
 
-  async parked(limit = DEFAULT_LIST_LIMIT, tenantId?: string): Promise<ParkedEvent[]> {
+  async parked(limit = DEFAULT_LIST_LIMIT, tenantId?: string, after: readonly [number, string] = [-1, ""]): Promise<ParkedEvent[]> {
     return this.c.guard(() => {
       const s = this.c.stmt;
-      return (tenantId === undefined ? s.parkedEvents.all(limit) : s.parkedEventsOf.all(tenantId, limit)).map(toParkedEvent);
+      return (tenantId === undefined ? s.parkedEvents.all(after[0], after[1], limit) : s.parkedEventsOf.all(tenantId, after[0], after[1], limit)).map(toParkedEvent);
     });
   }
 
-  async countParked(): Promise<number> {
-    return this.c.guard(() => this.c.stmt.countParkedEvents.get()!.n);
+  async countParked(tenantId?: string): Promise<number> {
+    return this.c.guard(() => (tenantId === undefined ? this.c.stmt.countParkedEvents.get()!.n : this.c.stmt.countParkedEventsOf.get(tenantId)!.n));
   }
 
   async parkedEvent(id: string): Promise<ParkedEvent | undefined> {

@@ -1,6 +1,7 @@
 // Timers in SQLite. The store serves one host, whose one poller is the only claimer: a claim reads the
 // due timers with what their slots' commands meet, without writing; the batch's commits and
 // settlements are then written in one transaction.
+import type Database from "better-sqlite3";
 import type { AggregateRef } from "../../model/aggregate-ref.js";
 import { slotRequestId } from "../../model/request-ids.js";
 import { UnstorableCommitError } from "../errors.js";
@@ -11,6 +12,8 @@ import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerR
 import { bulkStatements, commitBulk, type BulkStatements, type EntryData, type WriteMark } from "./bulk-commit.js";
 import type { SqliteConnection, StreamState } from "./connection.js";
 import { toTimer } from "./rows.js";
+import type { TimerColumns } from "./statements.js";
+import { timerListStatement } from "./timer-list.js";
 
 /** What a claim read, for `commitBatch`: the file's write mark before the read, and each timer's rowid. */
 export interface SqliteClaim {
@@ -24,6 +27,8 @@ export class SqliteTimerStore implements TimerStore {
   private readonly settleTx;
   private readonly batchTx;
   private readonly bulk: BulkStatements;
+  /** The listing statements prepared so far, by their text (one per combination of filters: at most 64). */
+  private readonly listings = new Map<string, Database.Statement<unknown[], TimerColumns>>();
 
   constructor(private readonly c: SqliteConnection) {
     this.bulk = bulkStatements(c.db);
@@ -81,8 +86,12 @@ export class SqliteTimerStore implements TimerStore {
     });
   }
 
-  async counts(now: number): Promise<{ readonly due: number; readonly parked: number }> {
-    return this.c.guard(() => ({ due: this.c.stmt.countDue.get(now)!.n, parked: this.c.stmt.countParkedTimers.get()!.n }));
+  async counts(now: number, tenantId?: string): Promise<{ readonly due: number; readonly parked: number }> {
+    return this.c.guard(() => {
+      const s = this.c.stmt;
+      if (tenantId !== undefined) return { due: s.countDueOf.get(tenantId, now)!.n, parked: s.countParkedTimersOf.get(tenantId)!.n };
+      return { due: s.countDue.get(now)!.n, parked: s.countParkedTimers.get()!.n };
+    });
   }
 
   async nextDueAt(): Promise<number | undefined> {
@@ -106,18 +115,11 @@ export class SqliteTimerStore implements TimerStore {
 
   async list(query: TimerQuery): Promise<TimerRow[]> {
     return this.c.guard(() => {
-      const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-      const s = this.c.stmt;
-      const rows =
-        query.status === "pending"
-          ? query.tenantId === undefined
-            ? s.pendingTimers.all(limit)
-            : s.pendingTimersOf.all(query.tenantId, limit)
-          : query.tenantId === undefined
-            ? s.parkedTimers.all(limit)
-            : s.parkedTimersOf.all(query.tenantId, limit);
+      const { sql, params } = timerListStatement(query, query.limit ?? DEFAULT_LIST_LIMIT);
+      let statement = this.listings.get(sql);
+      if (statement === undefined) this.listings.set(sql, (statement = this.c.db.prepare<unknown[], TimerColumns>(sql)));
       const refs = new Map<string, AggregateRef>();
-      return rows.map((row) => toTimer(row, refs));
+      return statement.all(...params).map((row) => toTimer(row, refs));
     });
   }
 

@@ -69,6 +69,16 @@ describe.each(factories)("run store contract: $name", (factory) => {
     expect(await slots({ from: 4000 })).toEqual([5, 4]);
   });
 
+  it("counts the runs that failed since an instant, of every tenant or one", async () => {
+    const { store } = factory.open();
+    const acme = { tenantId: "acme", instance: "report" };
+    for (const r of [run(1, { outcome: "failed" }), run(2, { outcome: "retrying" }), run(3, { outcome: "parked", ...acme }), run(4), run(5, { outcome: "skipped" }), run(6, { outcome: "failed", ...acme })]) await store.record(r);
+    expect(await store.failedSince(0)).toBe(4);
+    expect(await store.failedSince(2005)).toBe(3); // started at n * 1000 + 5
+    expect(await store.failedSince(0, "acme")).toBe(2);
+    expect(await store.failedSince(0, "globex")).toBe(0);
+  });
+
   it("refuses a cursor it did not make", async () => {
     const { store } = factory.open();
     await expect(store.runs({ ...key, limit: 2, cursor: "not-a-cursor" })).rejects.toThrow(RangeError);

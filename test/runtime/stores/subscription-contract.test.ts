@@ -54,6 +54,17 @@ describe.each(factories)("subscription store contract: $name", (factory) => {
     expect(await again.parkedEvent("A.on@5")).toBeUndefined();
   });
 
+  it("pages through parked events after a listed one, and counts them by tenant", async () => {
+    const { store } = factory.open();
+    for (const [n, at] of [[1, 10], [2, 10], [3, 20]] as const) await store.park({ id: parkedId("A.on", n), subscription: "A.on", position: n, event: event(n), attempts: 1, error: "x", parkedAt: at });
+    const globex = { ...event(4), aggregate: aggregateRef("shop", "Order", "o-4", "globex") };
+    await store.park({ id: parkedId("A.on", 4), subscription: "A.on", position: 4, event: globex, attempts: 1, error: "x", parkedAt: 15 });
+    expect((await store.parked(2)).map((p) => p.id)).toEqual(["A.on@1", "A.on@2"]);
+    expect((await store.parked(2, undefined, [10, "A.on@2"])).map((p) => p.id)).toEqual(["A.on@4", "A.on@3"]);
+    expect((await store.parked(10, "acme", [10, "A.on@1"])).map((p) => p.id)).toEqual(["A.on@2", "A.on@3"]);
+    expect([await store.countParked(), await store.countParked("acme"), await store.countParked("globex"), await store.countParked("initech")]).toEqual([4, 3, 1, 0]);
+  });
+
   it("lists one tenant's parked events, past the limit of the others'", async () => {
     const { store } = factory.open();
     await store.park({ id: parkedId("A.on", 1), subscription: "A.on", position: 1, event: event(1), attempts: 1, error: "x", parkedAt: 10 });

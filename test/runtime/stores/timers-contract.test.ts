@@ -86,6 +86,33 @@ describe.each(stores)("timer store contract: $name", (factory) => {
     expect((await j.list({ status: "parked" })).map((t) => t.id)).toEqual(["a-1", "c-2"]);
   });
 
+  it("searches pending timers by aggregate id, key and command type, with a tenant, a page at a time after a listed one", async () => {
+    const store = factory.open();
+    const j = store.timers;
+    const other = aggregateRef("ctx", "agg", "c-1", "t2");
+    const ring = (spec: TimerSpec): TimerSpec => ({ ...spec, command: { type: "ctx.Ring", body: {} } });
+    await store.events.append(commit(A, 0, "r1", 1, [set(timer("a-1", "expire", 3000)), set(ring(timer("a-2", "remind", 1000))), set(timer("a-3", "remind-2", 2000))]));
+    await store.events.append(commit(B, 0, "r1", 1, [set(timer("b-1", "expire", 1500, B))]));
+    await store.events.append(commit(other, 0, "r1", 1, [set(ring(timer("c-1", "expire", 500, other)))]));
+    const list = async (query: Omit<Parameters<typeof j.list>[0], "status">) => (await j.list({ status: "pending", ...query })).map((t) => t.id);
+    expect(await list({ aggregateId: "a-1" })).toEqual(["a-2", "a-3", "a-1"]);
+    expect(await list({ key: "expire" })).toEqual(["c-1", "b-1", "a-1"]);
+    expect(await list({ key: "expire", tenantId: "t1" })).toEqual(["b-1", "a-1"]);
+    expect(await list({ command: "ctx.Ring" })).toEqual(["c-1", "a-2"]);
+    expect(await list({ command: "ctx.Ring", aggregateId: "c-1", tenantId: "t1" })).toEqual([]);
+    expect(await list({ key: "nothing" })).toEqual([]);
+    // Pages: after a listed timer's due time and id, in due order, each page only its own rows.
+    const first = await j.list({ status: "pending", limit: 2 });
+    expect(first.map((t) => t.id)).toEqual(["c-1", "a-2"]);
+    const last = first[first.length - 1]!;
+    expect(await list({ limit: 2, after: [last.due, last.id] })).toEqual(["b-1", "a-3"]);
+    expect(await list({ limit: 2, after: [2000, "a-3"] })).toEqual(["a-1"]);
+    expect(await list({ tenantId: "t1", after: [1500, "b-1"] })).toEqual(["a-3", "a-1"]);
+    expect(await j.counts(2000, "t1")).toEqual({ due: 3, parked: 0 });
+    expect(await j.counts(2000, "t2")).toEqual({ due: 1, parked: 0 });
+    expect(await j.counts(2000)).toEqual({ due: 4, parked: 0 });
+  });
+
   it("ignores a settlement for a slot the timer is no longer at, or a timer that was replaced", async () => {
     const store = factory.open();
     const j = store.timers;

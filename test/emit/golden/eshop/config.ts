@@ -187,6 +187,22 @@ export const configSchema = {
               minimum: 1,
               description: "Largest accepted request body, in bytes (default 1 MiB).",
             },
+            console: {
+              type: "object",
+              additionalProperties: false,
+              description: "The operator console: web pages for jobs, runs, timers and parked work, served by the host (same credentials as the API).",
+              properties: {
+                enabled: {
+                  type: "boolean",
+                  description: "Serve the console (default true).",
+                },
+                path: {
+                  type: "string",
+                  pattern: "^(/[A-Za-z0-9._~-]+)+$",
+                  description: "Where the console is served (default /wow/console).",
+                },
+              },
+            },
           },
         },
         store: {

@@ -1,6 +1,6 @@
 // A cron rule in words (hover on a job), read from the fields the runtime's engine parses.
 import { describe, expect, it } from "vitest";
-import { describeCron } from "../../compiler/lsp/cron-words.js";
+import { describeCron } from "../../../runtime/cron/cron-words.js";
 
 describe("describeCron", () => {
   it.each([

@@ -1,7 +1,7 @@
 // A cron rule in words ("at 06:00:00, every day"), from the fields the runtime's engine parses
 // (runtime/cron/parse.ts): the same reading of the rule as the one that schedules it.
-import type { CronFields, DayOfMonthRule, DayOfWeekRule } from "../../runtime/cron/fields.js";
-import { parseCronFields } from "../../runtime/cron/parse.js";
+import type { CronFields, DayOfMonthRule, DayOfWeekRule } from "./fields.js";
+import { parseCronFields } from "./parse.js";
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTHS = ["", "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];

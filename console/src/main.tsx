@@ -1,0 +1,6 @@
+// The operator console: mounts the app into the page the host serves.
+import { render } from "preact";
+import { App } from "./app.js";
+import "./style.css";
+
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,32 @@
+// The SELECT of an operators' timer listing: one statement per combination of filters, built here and
+// prepared once. Each filter's expression is the one an index of schema version 7 is built on, so the
+// page is an index seek and a short walk in list order, however many timers the store holds.
+import type { TimerQuery } from "../timer-store.js";
+import { TIMER_COLUMNS } from "./statements.js";
+
+/** The filters a listing statement takes, in parameter order: each adds `<expression> = ?`. */
+const FILTERS = [
+  ["tenantId", "json_extract(t.owner, '$[2]')"],
+  ["aggregateId", "json_extract(t.owner, '$[3]')"],
+  ["key", "t.key"],
+  ["command", "json_extract(t.spec, '$.command.type')"],
+] as const;
+
+/** The statement's text, and its parameters for `query` (filters, the cursor's keys, the limit). */
+export function timerListStatement(query: TimerQuery, limit: number): { readonly sql: string; readonly params: readonly (string | number)[] } {
+  const order = query.status === "pending" ? "t.due" : "t.parked_at";
+  const where = [`t.status = ${query.status === "pending" ? 0 : 1}`];
+  const params: (string | number)[] = [];
+  for (const [field, expression] of FILTERS) {
+    const value = query[field];
+    if (value === undefined) continue;
+    where.push(`${expression} = ?`);
+    params.push(value);
+  }
+  if (query.after !== undefined) {
+    where.push(`(${order}, t.id) > (?, ?)`);
+    params.push(...query.after);
+  }
+  params.push(limit);
+  return { sql: `SELECT ${TIMER_COLUMNS} FROM wow_timers AS t WHERE ${where.join(" AND ")} ORDER BY ${order}, t.id LIMIT ?`, params };
+}
