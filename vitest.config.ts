@@ -1,10 +1,12 @@
 import { defineConfig } from "vitest/config";
 
-// Four projects: `unit`; `crash` (host processes SIGKILLed mid-delivery and restarted, on SQLite and
-// on PostgreSQL: half a minute of real time); `slow` (suites over thousands of generated inputs,
-// type-checked in one TypeScript program: a minute of CPU); `browser` (the operator console in headless
-// Chromium). `npm test` runs all four; `vitest run --project unit` only the fast one. Every project
-// that may reach PostgreSQL asks once whether it answers (test/support/postgres-setup.ts).
+// Five projects: `unit`; `crash` (host processes SIGKILLed mid-delivery and restarted, on SQLite and
+// on PostgreSQL: half a minute of real time); `cluster` (several host processes sharing a PostgreSQL
+// schema, under kills, pauses and a database restart: minutes of real time); `slow` (suites over
+// thousands of generated inputs, type-checked in one TypeScript program: a minute of CPU); `browser`
+// (the operator console in headless Chromium). `npm test` runs all five; `vitest run --project unit`
+// only the fast one. Every project that may reach PostgreSQL asks once whether it answers
+// (test/support/postgres-setup.ts).
 const exclude = ["node_modules/**", "dist/**", "test/bench/**", "**/generated/**"];
 const CRASH = "test/runtime/crash.test.ts";
 
@@ -19,7 +21,11 @@ export default defineConfig({
       {
         extends: true,
         // Fails the run when a test wrote into the repository rather than a temporary directory.
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**", "test/browser/**", CRASH], globalSetup: ["test/support/tree-guard.ts", "test/support/postgres-setup.ts"] },
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...exclude, "test/hostile/**", "test/browser/**", "test/cluster/**", CRASH], globalSetup: ["test/support/tree-guard.ts", "test/support/postgres-setup.ts"] },
+      },
+      {
+        extends: true,
+        test: { name: "cluster", include: ["test/cluster/**/*.test.ts"], exclude, testTimeout: 600_000, hookTimeout: 120_000, fileParallelism: false, globalSetup: ["test/support/tree-guard.ts", "test/support/postgres-setup.ts"] },
       },
       { extends: true, test: { name: "crash", include: [CRASH], exclude, testTimeout: 180_000, globalSetup: ["test/support/postgres-setup.ts"] } },
       { extends: true, test: { name: "browser", include: ["test/browser/**/*.test.ts"], exclude, testTimeout: 120_000, hookTimeout: 120_000, globalSetup: ["test/support/tree-guard.ts"] } },

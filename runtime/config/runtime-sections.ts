@@ -1,5 +1,5 @@
 // Sections of wow.config.json that the runtime owns (not derived from .wow sources): `wow.http`,
-// `wow.store`, and operations (`wow.runs`, `wow.log`, `wow.metrics`, `wow.alerts`, `wow.subscriptions`). The compiler writes them into the generated `wow.config.schema.json`, so editors
+// `wow.store`, and operations (`wow.runs`, `wow.log`, `wow.metrics`, `wow.alerts`, `wow.subscriptions`, `wow.cluster`). The compiler writes them into the generated `wow.config.schema.json`, so editors
 // and the loader validate them like the rest.
 
 /** A duration: milliseconds, "250ms", "1s", "1h30m", "30d" or ISO-8601 "PT1S". */
@@ -104,6 +104,16 @@ export const RUNTIME_SECTIONS_SCHEMA: Readonly<Record<string, object>> = {
     additionalProperties: false,
     properties: {
       "blocking-concurrency": { type: "integer", minimum: 1, description: "Events a @Blocking handler's subscription handles at once (default 8); one aggregate's still in order." },
+    },
+  },
+  cluster: {
+    type: "object",
+    additionalProperties: false,
+    description: "Several hosts on one PostgreSQL store: membership, partition leases and failover (SQLite serves one host).",
+    properties: {
+      heartbeat: { ...DURATION_SCHEMA, description: 'How often a host renews its membership and partition leases (default "2s").' },
+      lease: { ...DURATION_SCHEMA, description: 'How long a host that stops heartbeating keeps its partitions and timer claims before the others take them over (default "10s"; at least twice the heartbeat).' },
+      partitions: { type: "integer", minimum: 1, maximum: 1024, description: "Journal partitions (streams hashed by aggregate), each owned by one host at a time (default 16); every host of a store uses the same count." },
     },
   },
 };

@@ -67,6 +67,13 @@ export interface RunsConfig {
   readonly "per-instance"?: number;
 }
 
+/** `wow.cluster`: several hosts sharing one PostgreSQL store. */
+export interface ClusterConfig {
+  readonly heartbeat?: DurationInput;
+  readonly lease?: DurationInput;
+  readonly partitions?: number;
+}
+
 /** `wow.alerts.webhook`. */
 export interface WebhookConfig {
   readonly url: string;
@@ -87,6 +94,7 @@ export interface WowConfig<Job extends string = string> {
     readonly metrics?: { readonly enabled?: boolean };
     readonly alerts?: { readonly webhook?: WebhookConfig };
     readonly subscriptions?: { readonly "blocking-concurrency"?: number };
+    readonly cluster?: ClusterConfig;
   };
 }
 

@@ -25,7 +25,7 @@ import type { ParkedEvent } from "../store/subscription-store.js";
 import type { TimerQuery, TimerRow } from "../store/timer-store.js";
 import type { StoredStream } from "../store/event-store.js";
 import type { AggregateRef } from "../model/aggregate-ref.js";
-import { SubscriptionService, type SubscriptionOptions } from "../subscriptions/subscription-service.js";
+import { SubscriptionService, type Subscription, type SubscriptionOptions } from "../subscriptions/subscription-service.js";
 import type { Delivery } from "../timers/timer-service.js";
 import type { TimerOptions } from "../timers/timer-options.js";
 import { checkServices } from "./check-services.js";
@@ -41,6 +41,14 @@ import type { HostMetrics } from "../ops/metrics.js";
 import type { JobRun } from "../store/run-store.js";
 import { jobPolicy } from "../jobs/job-policy.js";
 import { describeDelivery, parkedEventAlert } from "./delivery-report.js";
+import { HostCluster } from "./host-cluster.js";
+import { SingleHostLock } from "./single-host-lock.js";
+import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { OffsetClock } from "../cluster/clock-offset.js";
+import { byPartition, unpartitioned } from "../jobs/partitioned-subscriptions.js";
+import type { ClusterConfig } from "../config/types.js";
+import type { HostsView } from "../http/host-api.js";
+import { SystemEvents, type ScheduleSetBody } from "../model/system-events.js";
 
 export type Registration = AggregateRegistration | SagaRegistration;
 
@@ -81,6 +89,12 @@ export interface CreateHostOptions {
   readonly hostId?: string;
   /** The structured log's logger (pino's, or one with its methods); default: pino to standard output at `wow.log.level`. */
   readonly logger?: Logger;
+  /**
+   * Cluster settings over `wow.cluster`, on a store hosts share (PostgreSQL); false: this host runs
+   * alone on it. A host on a virtual clock (one that tracks work: tests) runs alone too: it cannot run
+   * on the store's clock.
+   */
+  readonly cluster?: Partial<ClusterConfig> | false;
 }
 
 /**
@@ -115,6 +129,11 @@ export class WowHost implements HttpHost {
   private listener: RequestListener | undefined;
   private started: Promise<void> | undefined;
   private halted: StoreDamagedError | undefined;
+  private startedAt: number | undefined;
+  /** On a SQLite file: the lock that refuses a second host (none when the application coordinates with an ownership of its own, or on a virtual clock). */
+  private readonly singleHost: SingleHostLock | undefined;
+  /** Its membership of the cluster, on a store hosts share. */
+  readonly cluster: HostCluster | undefined;
 
   constructor(private readonly options: CreateHostOptions) {
     // Before anything is opened: a host without a service its handlers list, or without an aggregate
@@ -123,19 +142,28 @@ export class WowHost implements HttpHost {
     checkServices(aggregates, options.registrations.filter(isSaga), options.services ?? {});
     checkTargets(options.registrations.filter(isSaga), new AggregateRegistry(aggregates));
     const configuredTimers = configuredTimerOptions(options.config);
-    this.clock = options.clock ?? systemClock;
     this.config = options.config;
     const opened = openStore(options.store, options.config?.wow.store);
     this.ownsStore = opened.owned;
     this.store = opened.store;
     this.sagas = options.registrations.filter(isSaga);
+    // On a store hosts share, the host runs on the store's clock (its own corrected by the offset it measures).
+    const ownClock = options.clock ?? systemClock;
+    const clusterStore = options.cluster === false || ownClock.track !== undefined ? undefined : this.store.cluster;
+    const storeClock = clusterStore === undefined ? undefined : new OffsetClock(ownClock);
+    this.clock = storeClock ?? ownClock;
     this.ops = hostOps(options, options.config, this.clock, this.store.runs, {
       dueBacklog: async (now) => (await this.store.timers.counts(now)).due,
       parked: async () => ({ timers: (await this.store.timers.counts(this.clock.now())).parked, events: await this.store.subscriptions.countParked() }),
       subscriptionLag: async () => this.subscriptions.lag(await this.store.events.lastPosition()),
     });
     const ops = this.ops;
-    const ownership = options.ownership ?? singleHostOwnership();
+    this.cluster = clusterStore === undefined || storeClock === undefined ? undefined : new HostCluster({ store: clusterStore, config: options.config?.wow.cluster, ...(options.cluster === undefined || options.cluster === false ? {} : { over: options.cluster }), clock: storeClock, id: ops.host, log: ops.log });
+    const cluster = this.cluster;
+    if (cluster && ops.metrics) cluster.register(ops.metrics.registry);
+    const file = this.store instanceof SqliteStore ? this.store.path : undefined;
+    this.singleHost = file === undefined || file === ":memory:" || options.ownership !== undefined || ownClock.track !== undefined ? undefined : new SingleHostLock(file, ops.host);
+    const ownership = options.ownership ?? cluster?.member ?? singleHostOwnership();
     const schedules = (options.config?.wow.schedules ?? {}) as WowConfig["wow"]["schedules"];
     const cronNext = options.cronNext ?? defaultCronNext;
     this.jobs = new JobManager({
@@ -157,11 +185,12 @@ export class WowHost implements HttpHost {
       clock: this.clock,
       cronNext,
       ...(options.services ? { services: options.services } : {}),
-      timers: { ...configuredTimers, ...options.timers, owner: ops.host },
+      // Claims of a cluster's host last as long as its membership: a dead host's claimed timers are taken over with its partitions.
+      timers: { ...(cluster ? { lease: cluster.settings.lease } : {}), ...configuredTimers, ...options.timers, owner: ops.host },
       ...(ops.runs ? { attempts: ops.runs } : {}),
       // A delivered command committed: subscriptions look for its events now.
       onDelivery: (delivery) => {
-        if ((delivery.result?.events.length ?? 0) > 0) this.subscriptions.wake(delivery.result!.events);
+        if ((delivery.result?.events.length ?? 0) > 0) this.committed(delivery.result!);
         describeDelivery(delivery, ops);
         options.onDelivery?.(delivery);
       },
@@ -171,15 +200,16 @@ export class WowHost implements HttpHost {
     const runtime = { send: this.send, events: this.store.events, clock: this.clock, services: options.services ?? {}, ...(blocking === undefined ? {} : { blockingConcurrency: blocking }) };
     const retryDefaults = { maxAttempts: this.core.timers.options.maxAttempts, backoff: this.core.timers.options.backoff };
     const jobOps = { ...(ops.runs ? { runs: ops.runs } : {}), metrics: ops.sink, log: ops.log, alerts: ops.alerts, host: ops.host };
+    const partitioned = (subscription: Subscription) => byPartition(subscription, ownership);
     this.subscriptions = new SubscriptionService({
       events: this.store.events,
-      store: this.store.subscriptions,
+      store: cluster ? cluster.fenced(this.store.subscriptions) : this.store.subscriptions,
       clock: this.clock,
       ...(timersConfig ? { pollInterval: timersConfig["poll-interval"] } : {}),
       ...options.subscriptions,
       subscriptions: [
         jobIndexSubscription((event: EventMessage) => this.store.subscriptions.rememberInstance(event.aggregate)),
-        ...this.sagas.flatMap((saga) => sagaSubscriptions(saga, runtime)),
+        ...this.sagas.flatMap((saga) => sagaSubscriptions(saga, runtime)).flatMap(partitioned),
         ...this.sagas.flatMap((saga) =>
           jobSubscriptions(saga, {
             ...runtime,
@@ -187,7 +217,7 @@ export class WowHost implements HttpHost {
             ops: jobOps,
             policy: (job) => jobPolicy(job, schedules[configKey(job)], retryDefaults, configKey(job)),
             ...(options.onDerived ? { onDerived: options.onDerived } : {}),
-          }),
+          }).flatMap(partitioned),
         ),
       ],
       onParked: (entry) => {
@@ -205,9 +235,19 @@ export class WowHost implements HttpHost {
     const started = performance.now();
     const result = await this.core.send(command);
     this.ops.sink.decided(command.aggregate.context, command.aggregate.aggregate, (performance.now() - started) / 1000);
-    if (result.events.length > 0) this.subscriptions.wake(result.events);
+    if (result.events.length > 0) this.committed(result);
     return result;
   };
+
+  /** A commit of this host appended events: its subscriptions look now, and so do the other hosts' (and their pollers, for a timer due before they would look). */
+  private committed(result: CommandResult): void {
+    this.subscriptions.wake(result.events);
+    const cluster = this.cluster;
+    if (cluster === undefined) return;
+    cluster.announce("events");
+    const soon = this.clock.now() + this.core.timers.options.pollInterval;
+    if (result.events.some((e) => e.type === SystemEvents.ScheduleSet && (e.body as ScheduleSetBody).due < soon)) cluster.announce("timers");
+  }
 
   /** The metrics (undefined when `wow.metrics.enabled` is false): `registry` is prom-client's, for a host that serves its own. */
   get metrics(): HostMetrics | undefined {
@@ -217,8 +257,16 @@ export class WowHost implements HttpHost {
   /** Starts timers and subscriptions, then enables the SYSTEM jobs (per config). */
   start(): Promise<void> {
     this.started ??= (async () => {
+      // A SQLite file another host runs on is refused (SQLite serves one host).
+      this.singleHost?.acquire();
       // A server's store connects and migrates first: a host that cannot reach it does not start.
       await this.store.open?.();
+      // Then it joins: the clock's offset is measured and the share taken before anything is delivered.
+      await this.cluster?.start(
+        (topic) => (topic === "timers" ? this.core.timers.wake() : topic === "events" ? this.subscriptions.wake() : undefined),
+        () => this.subscriptions.wake(),
+      );
+      this.startedAt = this.clock.now();
       this.core.start();
       this.subscriptions.start();
       this.ops.retention?.start();
@@ -240,6 +288,9 @@ export class WowHost implements HttpHost {
     await this.started?.catch(() => undefined);
     this.started = undefined;
     await this.stopLoops();
+    // After the loops: their last checkpoints are written under the leases, then everything is handed over.
+    await this.cluster?.leave().catch((error: unknown) => this.failed(error, "cluster"));
+    this.singleHost?.release();
     await this.ops.alerts.stop();
   }
 
@@ -250,7 +301,7 @@ export class WowHost implements HttpHost {
       state,
       ...(this.halted === undefined ? {} : { reason: this.halted.message }),
       store: this.store.kind,
-      loops: [this.core.timers.describe(), ...this.subscriptions.describe()],
+      loops: [this.core.timers.describe(), ...this.subscriptions.describe(), ...(this.cluster ? [this.cluster.member.describe()] : [])],
     };
   }
 
@@ -363,6 +414,14 @@ export class WowHost implements HttpHost {
   /** Whether this host's subscriptions (every one, or the sagas' event handlers) have passed `position` within `timeoutMs`. */
   waitForHandlers(position: number, sagasOnly: boolean, timeoutMs: number): Promise<boolean> {
     const sagaHandlers = new Set(this.sagas.flatMap((saga) => Object.values(saga.events).map((handler) => handler.subscription)));
-    return this.subscriptions.waitUntilPast(position, sagasOnly ? (name) => sagaHandlers.has(name) : () => true, timeoutMs);
+    return this.subscriptions.waitUntilPast(position, sagasOnly ? (name) => sagaHandlers.has(unpartitioned(name)) : () => true, timeoutMs);
+  }
+
+  /** The hosts sharing the store (this one alone on a store that serves one). */
+  async hosts(): Promise<HostsView> {
+    if (this.cluster) return this.cluster.hosts();
+    const now = this.clock.now();
+    const startedAt = this.startedAt ?? now;
+    return { clustered: false, partitions: 1, hosts: [{ id: this.ops.host, self: true, startedAt, lastHeartbeat: now, leaseUntil: now, clockOffsetMs: 0, partitions: [0] }], unowned: [] };
   }
 }

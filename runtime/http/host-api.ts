@@ -38,6 +38,30 @@ export interface RedriveOutcome {
   readonly error?: string;
 }
 
+/** A host as `GET /wow/hosts` shows it (times epoch ms on the store's clock). */
+export interface HostView {
+  readonly id: string;
+  /** The host that answered. */
+  readonly self: boolean;
+  readonly startedAt: number;
+  readonly lastHeartbeat: number;
+  /** Counted gone (its partitions and claims taken over) after this, unless it heartbeats again. */
+  readonly leaseUntil: number;
+  /** Its clock's offset from the store's, as it measured it (ms; negative: its clock runs ahead). */
+  readonly clockOffsetMs: number;
+  readonly partitions: readonly number[];
+}
+
+/** The hosts sharing the store, from any of them. */
+export interface HostsView {
+  /** False: one host on a store that serves one (SQLite, memory). */
+  readonly clustered: boolean;
+  readonly partitions: number;
+  readonly hosts: readonly HostView[];
+  /** Partitions no live host holds now (moments after a host died, until its lease ends). */
+  readonly unowned: readonly number[];
+}
+
 /** The jobs as operators reach them. */
 export interface JobAdmin {
   /** How many journal partitions there are: a sharded job has one instance per partition. */
@@ -82,4 +106,6 @@ export interface HttpHost {
   redriveEvent(id: string): Promise<RedriveOutcome>;
   /** Resolves true once this host's subscriptions (every one, or the sagas' event handlers) have passed `position`; false after `timeoutMs`. */
   waitForHandlers(position: number, sagasOnly: boolean, timeoutMs: number): Promise<boolean>;
+  /** The hosts sharing the store (`GET /wow/hosts`). */
+  hosts?(): Promise<HostsView>;
 }

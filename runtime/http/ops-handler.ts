@@ -54,6 +54,23 @@ export function latenessMinutes(host: HttpHost, principal: Principal, url: strin
   return { status: 200, body: { minutes: minutes.map((m) => ({ ...m, at: time(m.at) })) } };
 }
 
+/** The hosts sharing the store: members, their partitions, clock offsets and heartbeats (an operator's credential). */
+export async function hosts(host: HttpHost, principal: Principal, url: string | undefined): Promise<Reply> {
+  const time = timeFormat(new Query(url, ["times"]));
+  requireOperator(principal, "the list of hosts");
+  if (host.hosts === undefined) throw new HttpError(404, ErrorCodes.NotFound, "this host does not list hosts");
+  const view = await host.hosts();
+  return {
+    status: 200,
+    body: {
+      clustered: view.clustered,
+      partitions: view.partitions,
+      hosts: view.hosts.map((h) => ({ ...h, startedAt: time(h.startedAt), lastHeartbeat: time(h.lastHeartbeat), leaseUntil: time(h.leaseUntil) })),
+      unowned: view.unowned,
+    },
+  };
+}
+
 /**
  * The job instance a runs URL names: `{instance}` with `?context=` (needed only when several contexts
  * declare the job) and `?tenant=` (a TENANT job's; default the credential's). Another tenant's

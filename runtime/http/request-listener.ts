@@ -10,7 +10,7 @@ import { StoreDamagedError } from "../store/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { HttpHost } from "./host-api.js";
 import { listJobs, listParked, listTimers, redriveEvent, redriveTimer, scheduleCommand, type Reply } from "./admin-handler.js";
-import { health, jobDetail, jobRuns, latenessMinutes, metrics, ready, timerAttempts, type TextReply } from "./ops-handler.js";
+import { health, hosts, jobDetail, jobRuns, latenessMinutes, metrics, ready, timerAttempts, type TextReply } from "./ops-handler.js";
 import { cronPreview } from "./cron-preview.js";
 import { overview } from "./overview.js";
 import { aggregateView } from "./aggregate-view.js";
@@ -87,6 +87,7 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
       if (listed("timers")) return listTimers(host, principal, req.url);
       if (listed("parked")) return listParked(host, principal, req.url);
       if (listed("metrics")) return metrics(host, principal, req.url);
+      if (listed("hosts")) return hosts(host, principal, req.url);
       if (method === "GET" && segments.length === 3 && second === "metrics" && third === "lateness") return latenessMinutes(host, principal, req.url);
       if (method === "GET" && segments.length === 4 && second === "jobs" && fourth === "runs") return jobRuns(host, principal, third!, req.url);
       if (method === "GET" && segments.length === 3 && second === "jobs") return jobDetail(host, principal, third!, req.url);

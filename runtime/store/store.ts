@@ -1,5 +1,6 @@
 // A store: the events, timers and subscription state of one host (or of hosts sharing it), each behind
 // its own narrow interface, so that a component sees only the concern it works with.
+import type { ClusterStore } from "./cluster-store.js";
 import type { EventStore } from "./event-store.js";
 import type { RunStore } from "./run-store.js";
 import type { SubscriptionStore } from "./subscription-store.js";
@@ -12,6 +13,8 @@ export interface Store {
   readonly timers: TimerStore;
   readonly subscriptions: SubscriptionStore;
   readonly runs: RunStore;
+  /** Where hosts sharing this store coordinate (membership, partition leases); none: it serves one host. */
+  readonly cluster?: ClusterStore;
   /**
    * Connects and brings its schema up to date, before a host starts on it (a store that opened when it
    * was made has none); rejects with a StoreError saying why it cannot.

@@ -44,6 +44,7 @@ const runtimeLayers: readonly { readonly layer: string; readonly paths: readonly
   { layer: "loop", paths: ["runtime/loop/"] },
   { layer: "store", paths: ["runtime/store/"] },
   { layer: "ops", paths: ["runtime/ops/"] },
+  { layer: "cluster", paths: ["runtime/cluster/"] },
   { layer: "processing", paths: ["runtime/processing/"] },
   { layer: "delivery", paths: ["runtime/timers/", "runtime/subscriptions/"] },
   { layer: "handlers", paths: ["runtime/sagas/", "runtime/jobs/"] },

@@ -200,6 +200,18 @@ describe("metrics", () => {
   });
 });
 
+describe("GET /wow/hosts", () => {
+  it("lists this host alone on a store that serves one, to an operator only", async () => {
+    const r = await running();
+    const hosts = await r.call("GET", "/wow/hosts?times=epoch");
+    expect(hosts.status).toBe(200);
+    expect(hosts.json).toMatchObject({ clustered: false, partitions: 1, unowned: [], hosts: [{ id: "host-a", self: true, clockOffsetMs: 0, partitions: [0], startedAt: T0 }] });
+    const tenant = await r.call("GET", "/wow/hosts", { token: ACME });
+    expect([tenant.status, tenant.code]).toEqual([403, "Forbidden"]);
+    expect((await r.call("GET", "/wow/hosts", { token: null })).status).toBe(401);
+  });
+});
+
 describe("run log and attempts over HTTP", () => {
   it("lists a job's runs newest first with ISO times, filters, a cursor, and refuses a bad filter naming it", async () => {
     const r = await running();

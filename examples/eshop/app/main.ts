@@ -6,16 +6,15 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createHost, type Services } from "wowc/runtime";
+import { createHost } from "wowc/runtime";
 import { loadConfig } from "../generated/index.js";
-import { order, stock, stockSaga, type Deliveries, type PaymentPolicy } from "../src/index.js";
+import { order, stock, stockSaga } from "../src/index.js";
+import { GRACE_PERIOD, tourServices } from "./services.js";
 import { Timeline } from "./timeline.js";
 import { dropSchema, redactedUrl } from "./postgres.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-/** The payment grace period, short for the tour. */
-const GRACE_PERIOD = "3s";
 const TENANT = "(0)";
 
 const loaded = loadConfig({ cwd: root });
@@ -34,18 +33,12 @@ if (url !== undefined) {
   for (const suffix of ["", "-wal", "-shm", ".store-id"]) rmSync(store + suffix, { force: true });
 }
 
-const paymentPolicy: PaymentPolicy = { gracePeriod: GRACE_PERIOD };
-const deliveries: Deliveries = {
-  async deliveredOn() {
-    return [{ productId: "mug", quantity: 40 }, { productId: "cap", quantity: 12 }];
-  },
-};
-const services: Services = { "eshop-order.PaymentPolicy": paymentPolicy, "eshop-inventory.Deliveries": deliveries };
+const services = tourServices();
 
 // Command bodies arriving over HTTP are checked against the JSON Schemas the generated registrations
 // carry, and decoded to the SDK's types (an ISO-8601 instant to epoch ms, "15m" to ms, a null optional to absent).
 const host = createHost({ registrations: [order, stock, stockSaga], store, config, services });
-const timeline = new Timeline(host);
+const timeline = new Timeline(host.store.events);
 const server = await host.listen(0);
 const address = server.address();
 const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;

@@ -1,5 +1,10 @@
 // Prints what the journal records, as it happens: one line per event, time since the tour began.
-import type { EventMessage, WowHost } from "wowc/runtime";
+import type { EventMessage } from "wowc/runtime";
+
+/** Where the timeline reads the journal: a host's event store, or a store of its own. */
+interface Journal {
+  read(after: number, limit: number): Promise<EventMessage[]>;
+}
 
 const SHOWN_SYSTEM_EVENTS = new Set(["wow.ScheduleSet", "wow.ScheduleCancelled", "wow.schedule.Enabled", "wow.schedule.Ticked"]);
 
@@ -7,7 +12,8 @@ export class Timeline {
   private position = 0;
   private readonly began = Date.now();
 
-  constructor(private readonly host: WowHost) {}
+  /** `who`: which host did what an event records, when known (the cluster tour). */
+  constructor(private readonly journal: Journal, private readonly who: (event: EventMessage) => Promise<string | undefined> = async () => undefined) {}
 
   /** A line of the tour's own. */
   say(text: string): void {
@@ -16,11 +22,12 @@ export class Timeline {
 
   /** Prints the events committed since the last call. */
   async flush(): Promise<EventMessage[]> {
-    const events = await this.host.store.events.read(this.position, 1000);
+    const events = await this.journal.read(this.position, 1000);
     for (const event of events) {
       this.position = event.position ?? this.position;
       if (event.type.startsWith("wow.") && !SHOWN_SYSTEM_EVENTS.has(event.type)) continue;
-      console.log(`${this.stamp()}    ${describe(event)}`);
+      const who = await this.who(event);
+      console.log(`${this.stamp()}    ${who === undefined ? "" : `[${who}] `}${describe(event)}`);
     }
     return events;
   }

@@ -131,7 +131,12 @@ export class PgConnection {
 
   private async connect(): Promise<pg.PoolClient> {
     try {
-      return await this.pool.connect();
+      const client = await this.pool.connect();
+      // A checked-out client has no listener for the server dropping it between two queries of a
+      // transaction (a restart): without one, its 'error' event would end the process. The failed
+      // query reports it; the pool discards the client.
+      if (client.listenerCount("error") === 0) client.on("error", () => undefined);
+      return client;
     } catch (error) {
       throw this.failure(error);
     }

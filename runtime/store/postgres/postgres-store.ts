@@ -5,9 +5,11 @@ import type { RunStore } from "../run-store.js";
 import type { Store } from "../store.js";
 import type { SubscriptionStore } from "../subscription-store.js";
 import type { TimerStore } from "../timer-store.js";
+import type { ClusterStore } from "../cluster-store.js";
+import { PgClusterStore } from "./cluster-store.js";
 import { PgConnection } from "./connection.js";
 import { PgEventStore } from "./events.js";
-import type { PostgresStoreOptions } from "./options.js";
+import { withDefaultUser, type PostgresStoreOptions } from "./options.js";
 import { PgRunStore } from "./runs.js";
 import { PgSubscriptionStore } from "./subscriptions.js";
 import { PgTimerStore } from "./timers.js";
@@ -22,6 +24,7 @@ export class PostgresStore implements Store {
   readonly timers: TimerStore;
   readonly subscriptions: SubscriptionStore;
   readonly runs: RunStore;
+  private clusterStore: PgClusterStore | undefined;
 
   /** Connects on first use (or `open`); a URL that is not one is refused now. */
   constructor(options: PostgresStoreOptions) {
@@ -30,6 +33,13 @@ export class PostgresStore implements Store {
     this.timers = new PgTimerStore(this.connection);
     this.subscriptions = new PgSubscriptionStore(this.connection);
     this.runs = new PgRunStore(this.connection);
+  }
+
+  /** Membership and partition leases in the same schema (hosts sharing the store), on a small pool of its own, opened on first use. */
+  get cluster(): ClusterStore {
+    const o = this.connection.options;
+    this.clusterStore ??= new PgClusterStore({ connectionString: withDefaultUser(o.url), schema: o.schema, statementTimeout: o.statementTimeout });
+    return this.clusterStore;
   }
 
   /** The schema's name. */
@@ -66,6 +76,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.clusterStore?.close();
     await this.connection.close();
   }
 }

@@ -347,6 +347,31 @@ export const configSchema = {
             },
           },
         },
+        cluster: {
+          type: "object",
+          additionalProperties: false,
+          description: "Several hosts on one PostgreSQL store: membership, partition leases and failover (SQLite serves one host).",
+          properties: {
+            heartbeat: {
+              type: ["string", "integer"],
+              minimum: 1,
+              pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+              description: "How often a host renews its membership and partition leases (default \"2s\").",
+            },
+            lease: {
+              type: ["string", "integer"],
+              minimum: 1,
+              pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+              description: "How long a host that stops heartbeating keeps its partitions and timer claims before the others take them over (default \"10s\"; at least twice the heartbeat).",
+            },
+            partitions: {
+              type: "integer",
+              minimum: 1,
+              maximum: 1024,
+              description: "Journal partitions (streams hashed by aggregate), each owned by one host at a time (default 16); every host of a store uses the same count.",
+            },
+          },
+        },
       },
     },
   },
