@@ -25,7 +25,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "cluster", include: ["test/cluster/**/*.test.ts"], exclude, testTimeout: 600_000, hookTimeout: 120_000, fileParallelism: false, globalSetup: ["test/support/tree-guard.ts", "test/support/postgres-setup.ts"] },
+        // After every other project (groupOrder 1): its database restart would cut the connections of
+        // PostgreSQL suites running beside it.
+        test: { name: "cluster", include: ["test/cluster/**/*.test.ts"], exclude, testTimeout: 600_000, hookTimeout: 120_000, fileParallelism: false, sequence: { groupOrder: 1 }, globalSetup: ["test/support/tree-guard.ts", "test/support/postgres-setup.ts"] },
       },
       { extends: true, test: { name: "crash", include: [CRASH], exclude, testTimeout: 180_000, globalSetup: ["test/support/postgres-setup.ts"] } },
       { extends: true, test: { name: "browser", include: ["test/browser/**/*.test.ts"], exclude, testTimeout: 120_000, hookTimeout: 120_000, globalSetup: ["test/support/tree-guard.ts"] } },
