@@ -1,7 +1,7 @@
 // Timers in SQLite. The store serves one host, whose one poller is the only claimer: a claim reads the
 // due timers with what their slots' commands meet, without writing; the batch's commits and
-// settlements are then written in one transaction, fenced by each claim's number (a claim made again
-// after a lease lapsed voids the earlier one's).
+// settlements are then written in one transaction, fenced by each claim's number (a later claim of a
+// timer voids the earlier one's commits and settlements for it).
 import type Database from "better-sqlite3";
 import type { AggregateRef } from "../../model/aggregate-ref.js";
 import { slotRequestId } from "../../model/request-ids.js";
