@@ -54,9 +54,14 @@ export interface BatchEntry {
   readonly settlement: TimerSettlement;
 }
 
-/** A batch entry's fate: its commit's result (none without a commit), or its refusal (then nothing of the entry was applied). */
+/**
+ * A batch entry's fate: its commit's result (none without a commit), its refusal, or its claim lost (then
+ * nothing of the entry was applied: another claim took the timer after this one's lease lapsed, and the
+ * slot is that claimer's to decide).
+ */
 export type BatchOutcome =
   | { readonly ok: true; readonly appended?: AppendResult }
+  | { readonly ok: false; readonly lost: true }
   | {
       readonly ok: false;
       readonly error: CommitRefusal;
@@ -95,10 +100,13 @@ export interface TimerStore {
    * Appends the entries' commits in order and settles their slots, in ONE transaction. A refused commit
    * (VersionConflictError, DuplicateRequestError, UnstorableCommitError) writes nothing and its settlement
    * is not applied; every later commit of the same aggregate in the batch is refused too (it was decided
-   * on top of the refused one). Any other error rolls the whole batch back.
+   * on top of the refused one). Any other error rolls the whole batch back. Fenced: an entry whose timer
+   * was claimed again since `batch` claimed it (its lease lapsed) writes nothing and is `lost`, and so
+   * is every later commit of its aggregate in the batch.
    */
   commitBatch(batch: DueBatch, entries: readonly BatchEntry[]): Promise<BatchOutcome[]>;
-  settle(settlements: readonly TimerSettlement[]): Promise<void>;
+  /** Settles slots of timers `batch` claimed, fenced as `commitBatch`: returns the ids whose claim was lost (those are left as they are). */
+  settle(batch: DueBatch, settlements: readonly TimerSettlement[]): Promise<readonly string[]>;
   /** The earliest fireAt of a pending timer. */
   nextDueAt(): Promise<number | undefined>;
   /** How many pending timers are due by `now` (fireAt ≤ now), and how many are parked: for metrics (of one tenant's owners, when given). */

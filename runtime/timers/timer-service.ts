@@ -236,6 +236,8 @@ export class TimerService {
         const decision = decisions[i]!;
         if (outcome.ok) {
           if (decision.kind === "decided") this.report(rows[i]!, commands[i]!, now, { result: resultOf(commands[i]!, decision.decided, outcome.appended) });
+        } else if ("lost" in outcome) {
+          // Another host claimed the timer after this claim's lease lapsed: the slot is its to decide.
         } else if (outcome.error instanceof UnstorableCommitError) {
           // Deciding it again would build the same commit: this attempt failed, and counts.
           settled.push(this.failed(rows[i]!, commands[i]!, now, outcome.error));
@@ -247,11 +249,11 @@ export class TimerService {
     }
     const rest: number[] = [];
     rows.forEach((_, i) => again[i] && rest.push(i));
-    if (rest.length > 0 || settled.length > 0) await this.deliverEach(rest.map((i) => rows[i]!), rest.map((i) => tried[i]!), settled);
+    if (rest.length > 0 || settled.length > 0) await this.deliverEach(batch, rest.map((i) => rows[i]!), rest.map((i) => tried[i]!), settled);
   }
 
-  /** One by one through the processor (`tried[i]`: `rows[i]`'s batch commit met a conflict), then one settle with `settled`. */
-  private async deliverEach(rows: readonly TimerRow[], tried: readonly boolean[], settled: readonly TimerSettlement[]): Promise<void> {
+  /** One by one through the processor (`tried[i]`: `rows[i]`'s batch commit met a conflict), then one settle with `settled`, fenced by `batch`'s claim. */
+  private async deliverEach(batch: DueBatch, rows: readonly TimerRow[], tried: readonly boolean[], settled: readonly TimerSettlement[]): Promise<void> {
     const settlements = new Array<TimerSettlement>(rows.length);
     const chains = chainsByTarget(rows);
     let next = 0;
@@ -263,7 +265,7 @@ export class TimerService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, chains.length) }, worker));
-    await this.timers.settle(settled.length === 0 ? settlements : [...settled, ...settlements]);
+    await this.timers.settle(batch, settled.length === 0 ? settlements : [...settled, ...settlements]);
   }
 
   private async deliver(row: TimerRow, triedConflicts: number): Promise<TimerSettlement> {

@@ -2,6 +2,7 @@ import { slotRequestId } from "../../model/request-ids.js";
 import { refKey, type AggregateRef } from "../../model/aggregate-ref.js";
 import type { EventMessage } from "../../model/messages.js";
 import { commitEntries } from "../batch-rules.js";
+import { ClaimFence, claimNumbersOf } from "../claim-fence.js";
 import { DuplicateRequestError, VersionConflictError } from "../errors.js";
 import type { AppendResult, Commit, DecisionInput, EventStore, RequestRecord, StoredStream, TimerChange, TimerSpec } from "../event-store.js";
 import type { Store } from "../store.js";
@@ -36,6 +37,7 @@ export class MemoryStore implements Store, EventStore, TimerStore {
   private readonly timersByOwner = new Map<string, Map<string, string>>();
   /** Pending timers by fireAt; stale entries (fireAt moved, timer gone) are skipped lazily. */
   private readonly due = new MinHeap<string>();
+  private readonly fence = new ClaimFence();
 
   async load(aggregate: AggregateRef): Promise<StoredStream> {
     const stream = this.streams.get(refKey(aggregate));
@@ -67,8 +69,17 @@ export class MemoryStore implements Store, EventStore, TimerStore {
   }
 
   /** Synchronous, so nothing interleaves: all or nothing as one transaction is. */
-  async commitBatch(_batch: DueBatch, entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
-    return commitEntries(entries, { keyOf: refKey, append: (c) => this.appendNow(c), settle: (s) => this.settleNow(s) });
+  async commitBatch(batch: DueBatch, entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
+    const claims = claimNumbersOf(batch);
+    return commitEntries(entries, {
+      keyOf: refKey,
+      append: (c) => this.appendNow(c),
+      lost: (s) => this.fence.lost(claims, s),
+      settle: (s) => {
+        this.fence.release(s);
+        this.settleNow(s);
+      },
+    });
   }
 
   /**
@@ -118,7 +129,7 @@ export class MemoryStore implements Store, EventStore, TimerStore {
     return this.log.length;
   }
 
-  /** Claims by reading (one host: its poller is the only claimer); the timers stay due until settled. */
+  /** Claims by reading (one host: its poller is the only claimer); the timers stay due until settled, each claim numbered for fencing. */
   async claimDue(now: number, limit: number, _lease: ClaimLease): Promise<DueBatch> {
     const due: TimerRow[] = [];
     while (due.length < limit) {
@@ -132,7 +143,7 @@ export class MemoryStore implements Store, EventStore, TimerStore {
     const timers = structuredClone(due).sort((a, b) => a.due - b.due);
     const inputs: DecisionInput[] = [];
     for (const timer of timers) inputs.push(await this.loadForDecision(timer.target, slotRequestId(timer.id, timer.slot)));
-    return { timers, inputs };
+    return { timers, inputs, token: { claims: this.fence.claim(timers.map((t) => t.id)) } };
   }
 
   async nextDueAt(): Promise<number | undefined> {
@@ -156,8 +167,11 @@ export class MemoryStore implements Store, EventStore, TimerStore {
     return { due, parked };
   }
 
-  async settle(settlements: readonly TimerSettlement[]): Promise<void> {
-    this.settleNow(settlements);
+  async settle(batch: DueBatch, settlements: readonly TimerSettlement[]): Promise<readonly string[]> {
+    const { held, lost } = this.fence.split(claimNumbersOf(batch), settlements);
+    this.settleNow(held);
+    this.fence.release(held);
+    return lost;
   }
 
   private settleNow(settlements: readonly TimerSettlement[]): void {

@@ -50,11 +50,18 @@ class Rows {
   readonly appended: { result: AppendResult; first: number }[] = [];
 }
 
+/** What a claim wrote, for fencing: its owner and each timer's claim token (`claims` as the claim set it). */
+export interface PgClaim {
+  readonly owner: string;
+  readonly claims: ReadonlyMap<string, number>;
+}
+
 /**
  * Checks and writes `entries` in the caller's transaction; a refused commit writes nothing of its entry
- * (its settlement is not applied), as `TimerStore.commitBatch` says. `slots`: false for appends, whose entries settle nothing.
+ * (its settlement is not applied), nor does one whose timer `claim` no longer holds, as `TimerStore.commitBatch`
+ * says. `slots`: false for appends, whose entries settle nothing.
  */
-export async function writeEntries(c: PgConnection, tx: Transaction, entries: readonly BatchEntry[], data: readonly EntryData[], slots = true): Promise<BatchOutcome[]> {
+export async function writeEntries(c: PgConnection, tx: Transaction, entries: readonly BatchEntry[], data: readonly EntryData[], slots = true, claim?: PgClaim): Promise<BatchOutcome[]> {
   const sql = c.sql;
   const streamKeys = new Set<string>();
   const pairs: [string[], string[]] = [[], []];
@@ -73,11 +80,14 @@ export async function writeEntries(c: PgConnection, tx: Transaction, entries: re
     for (const row of await tx.query<{ stream: string; version: number; deleted: boolean }>(sql.lockStreams, [keys])) streams.set(row.stream, { version: row.version, deleted: row.deleted });
     for (const row of await tx.query<{ stream: string; request_id: string }>(sql.recordedRequests, pairs)) recorded.add(requestKey(row.stream, row.request_id));
   }
+  // After the streams, as every commit locks them before its timers.
+  const lost = claim === undefined ? new Set<string>() : await lostClaims(c, tx, claim, entries.map((e) => e.settlement));
   const rows = new Rows();
   const settlements: TimerSettlement[] = [];
   const outcomes = commitEntries(entries, {
     keyOf: (ref) => c.keyOf(ref),
     append: (commit, index) => check(c, commit, data[index]!, streams, recorded, rows),
+    lost: (s) => lost.has(s.id),
     settle: (s) => {
       if (slots) settlements.push(...s);
     },
@@ -185,6 +195,25 @@ async function writeRows(c: PgConnection, tx: Transaction, rows: Rows, settlemen
     const entries = [...rows.streams];
     await tx.run(sql.updateStreams, [entries.map(([k]) => k), entries.map(([, s]) => s.version), entries.map(([, s]) => s.deleted)]);
   }
+}
+
+/**
+ * Locks the timers `claim` claimed for these settlements, until the transaction ends (no claim can take
+ * them meanwhile), and returns the ids another claim has taken since: those must not be written.
+ */
+export async function lostClaims(c: PgConnection, tx: Transaction, claim: PgClaim, settlements: readonly TimerSettlement[]): Promise<Set<string>> {
+  const ids: string[] = [];
+  const tokens: number[] = [];
+  for (const { id } of settlements) {
+    const token = claim.claims.get(id);
+    if (token === undefined) continue;
+    ids.push(id);
+    tokens.push(token);
+  }
+  const lost = new Set<string>();
+  if (ids.length === 0) return lost;
+  for (const row of await tx.query<{ id: string; lost: boolean }>(c.sql.holdClaims, [ids, tokens, claim.owner])) if (row.lost) lost.add(row.id);
+  return lost;
 }
 
 /** Settles slots in the caller's transaction, one statement per kind of ending. */

@@ -114,7 +114,7 @@ export class PgEventStore implements EventStore {
     group.forEach(({ resolve, reject }, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) resolve(outcome.appended!);
-      else reject(outcome.error);
+      else reject("error" in outcome ? outcome.error : new Error("an append has no claim to lose"));
     });
   }
 }

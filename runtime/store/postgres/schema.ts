@@ -127,6 +127,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX wow_timer_attempts_newest ON ${s}.wow_timer_attempts (timer, at DESC, id DESC);
     `,
   },
+  {
+    // Fencing of timer claims: every claim counts up `claims`, so a claim made again after a lease lapsed
+    // voids the earlier one's settlements and commits.
+    version: 2,
+    sql: (s) => `ALTER TABLE ${s}.wow_timers ADD COLUMN claims bigint NOT NULL DEFAULT 0;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -74,12 +74,19 @@ function texts(s: string) {
     insertEvents: `INSERT INTO ${s}.wow_events (position, stream, version, sequence, type, data)
       SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::text[])`,
 
-    /** Claims due timers: leased to `$4` until `$3` (a claimer skips rows another is claiming), earliest due first. */
+    /** Claims due timers: leased to `$4` until `$3` (a claimer skips rows another is claiming), earliest due first; each claim counts up `claims`, its fencing token. */
     claimDue: `WITH due AS (
         SELECT id FROM ${s}.wow_timers WHERE status = 0 AND fire_at <= $1 ORDER BY fire_at LIMIT $2 FOR UPDATE SKIP LOCKED
       )
-      UPDATE ${s}.wow_timers AS t SET fire_at = $3, claimed_by = $4 FROM due WHERE t.id = due.id
-      RETURNING ${TIMER}`,
+      UPDATE ${s}.wow_timers AS t SET fire_at = $3, claimed_by = $4, claims = t.claims + 1 FROM due WHERE t.id = due.id
+      RETURNING ${TIMER}, t.claims`,
+    /**
+     * Locks the claimed timers (`$1[i]` claimed with token `$2[i]` by `$3`) that still exist, in id order,
+     * and tells which another claim has taken since (lost): a settlement or commit under those writes nothing.
+     */
+    holdClaims: `SELECT t.id, (t.claims <> k.claims OR t.claimed_by IS DISTINCT FROM $3) AS lost
+      FROM unnest($1::text[], $2::bigint[]) AS k(id, claims) JOIN ${s}.wow_timers AS t ON t.id = k.id
+      ORDER BY t.id FOR UPDATE OF t`,
     nextDueAt: `SELECT min(fire_at) AS at FROM ${s}.wow_timers WHERE status = 0`,
     countDue: `SELECT count(*)::integer AS n FROM ${s}.wow_timers WHERE status = 0 AND fire_at <= $1`,
     countParkedTimers: `SELECT count(*)::integer AS n FROM ${s}.wow_timers WHERE status = 1`,

@@ -1,14 +1,15 @@
 // Timers in PostgreSQL. A claim leases the due timers to its claimer until the lease ends (rows another
 // claimer is taking are skipped, so claimers sharing the database never take the same timer), then
 // reads what their slots' commands meet; the batch's commits and settlements are written in one
-// transaction, checked there against the streams as they are then.
+// transaction, checked there against the streams as they are then, and fenced: each claim counts up the
+// timer's `claims`, and a batch writes nothing for a timer claimed again since (its lease lapsed).
 import { refOfKey, type AggregateRef } from "../../model/aggregate-ref.js";
 import { slotRequestId } from "../../model/request-ids.js";
 import type { DecisionInput, StoredStream } from "../event-store.js";
 import { toEvent } from "../stored-json.js";
 import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
 import { toTimer } from "../sqlite/rows.js";
-import { entriesData, settle, writeEntries } from "./commit-writer.js";
+import { entriesData, lostClaims, settle, writeEntries, type PgClaim } from "./commit-writer.js";
 import { timerListStatement } from "./timer-list.js";
 import type { PgConnection } from "./connection.js";
 import type { EventRow, StreamAndRequestRow, TimerColumns } from "./statements.js";
@@ -19,8 +20,9 @@ export class PgTimerStore implements TimerStore {
   constructor(private readonly c: PgConnection) {}
 
   async claimDue(now: number, limit: number, lease: ClaimLease): Promise<DueBatch> {
-    const rows = await this.c.query<TimerColumns>(this.c.sql.claimDue, [now, limit, lease.until, lease.owner]);
+    const rows = await this.c.query<TimerColumns & { claims: number }>(this.c.sql.claimDue, [now, limit, lease.until, lease.owner]);
     if (rows.length === 0) return { timers: [], inputs: [] };
+    const claim: PgClaim = { owner: lease.owner, claims: new Map(rows.map((row) => [row.id, row.claims])) };
     rows.sort((a, b) => a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const refs = new Map<string, AggregateRef>();
     const timers = rows.map((row) => {
@@ -29,7 +31,7 @@ export class PgTimerStore implements TimerStore {
       return timer;
     });
     const keys = rows.map((row) => row.target ?? row.owner);
-    return { timers, inputs: await this.inputsOf(timers, keys) };
+    return { timers, inputs: await this.inputsOf(timers, keys), token: claim };
   }
 
   /** What each timer's current slot meets: its request record, or its target's stream (read once per stream). */
@@ -81,14 +83,20 @@ export class PgTimerStore implements TimerStore {
     });
   }
 
-  async commitBatch(_batch: DueBatch, entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
+  async commitBatch(batch: DueBatch, entries: readonly BatchEntry[]): Promise<BatchOutcome[]> {
     if (entries.length === 0) return [];
     const data = entriesData(entries);
-    return this.c.write((tx) => writeEntries(this.c, tx, entries, data));
+    return this.c.write((tx) => writeEntries(this.c, tx, entries, data, true, batch.token as PgClaim | undefined));
   }
 
-  async settle(settlements: readonly TimerSettlement[]): Promise<void> {
-    if (settlements.length > 0) await this.c.write((tx) => settle(this.c, tx, settlements));
+  async settle(batch: DueBatch, settlements: readonly TimerSettlement[]): Promise<readonly string[]> {
+    if (settlements.length === 0) return [];
+    const claim = batch.token as PgClaim | undefined;
+    return this.c.write(async (tx) => {
+      const lost = claim === undefined ? new Set<string>() : await lostClaims(this.c, tx, claim, settlements);
+      await settle(this.c, tx, lost.size === 0 ? settlements : settlements.filter((s) => !lost.has(s.id)));
+      return [...lost];
+    });
   }
 
   async counts(now: number, tenantId?: string): Promise<{ readonly due: number; readonly parked: number }> {

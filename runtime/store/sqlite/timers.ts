@@ -1,12 +1,14 @@
 // Timers in SQLite. The store serves one host, whose one poller is the only claimer: a claim reads the
 // due timers with what their slots' commands meet, without writing; the batch's commits and
-// settlements are then written in one transaction.
+// settlements are then written in one transaction, fenced by each claim's number (a later claim of a
+// timer voids the earlier one's commits and settlements for it).
 import type Database from "better-sqlite3";
 import type { AggregateRef } from "../../model/aggregate-ref.js";
 import { slotRequestId } from "../../model/request-ids.js";
 import { UnstorableCommitError } from "../errors.js";
 import type { DecisionInput } from "../event-store.js";
 import { commitEntries } from "../batch-rules.js";
+import { ClaimFence, type ClaimNumbers } from "../claim-fence.js";
 import { commitData } from "../stored-json.js";
 import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
 import { bulkStatements, commitBulk, type BulkStatements, type EntryData, type WriteMark } from "./bulk-commit.js";
@@ -15,10 +17,11 @@ import { toTimer } from "./rows.js";
 import type { TimerColumns } from "./statements.js";
 import { timerListStatement } from "./timer-list.js";
 
-/** What a claim read, for `commitBatch`: the file's write mark before the read, and each timer's rowid. */
+/** What a claim read, for `commitBatch`: the file's write mark before the read, each timer's rowid, and its claim number. */
 export interface SqliteClaim {
   readonly mark: WriteMark;
   readonly rows: readonly number[];
+  readonly claims: ClaimNumbers;
 }
 
 const DEFAULT_LIST_LIMIT = 1000;
@@ -27,6 +30,7 @@ export class SqliteTimerStore implements TimerStore {
   private readonly settleTx;
   private readonly batchTx;
   private readonly bulk: BulkStatements;
+  private readonly fence = new ClaimFence();
   /** The listing statements prepared so far, by their text (one per combination of filters: at most 64). */
   private readonly listings = new Map<string, Database.Statement<unknown[], TimerColumns>>();
 
@@ -60,7 +64,7 @@ export class SqliteTimerStore implements TimerStore {
         if (input === undefined) streams.set(key, (input = { stream: this.c.streamOf(key, row, true) }));
         inputs.push(input);
       }
-      const claim: SqliteClaim = { mark, rows };
+      const claim: SqliteClaim = { mark, rows, claims: this.fence.claim(timers.map((t) => t.id)) };
       return { timers, inputs, token: claim };
     });
   }
@@ -77,13 +81,19 @@ export class SqliteTimerStore implements TimerStore {
         throw error;
       }
     });
-    return this.c.guard(() => this.batchTx.immediate(batch, entries, data));
+    const outcomes = this.c.guard(() => this.batchTx.immediate(batch, entries, data));
+    // Once written, the settled slots' claims end.
+    this.fence.release(entries.filter((_, i) => outcomes[i]!.ok).map((e) => e.settlement));
+    return outcomes;
   }
 
-  async settle(settlements: readonly TimerSettlement[]): Promise<void> {
-    return this.c.guard(() => {
-      if (settlements.length > 0) this.settleTx.immediate(settlements);
+  async settle(batch: DueBatch, settlements: readonly TimerSettlement[]): Promise<readonly string[]> {
+    const { held, lost } = this.fence.split((batch.token as SqliteClaim | undefined)?.claims, settlements);
+    this.c.guard(() => {
+      if (held.length > 0) this.settleTx.immediate(held);
     });
+    this.fence.release(held);
+    return lost;
   }
 
   async counts(now: number, tenantId?: string): Promise<{ readonly due: number; readonly parked: number }> {
@@ -142,7 +152,9 @@ export class SqliteTimerStore implements TimerStore {
    */
   private commitBatchNow(batch: DueBatch, entries: readonly BatchEntry[], data: readonly EntryData[]): BatchOutcome[] {
     const claim = batch.token as SqliteClaim | undefined;
-    const current = claim !== undefined && sameMark(claim.mark, this.writeMark());
+    const lost = (s: TimerSettlement) => this.fence.lost(claim?.claims, s);
+    // A lost claim's entry is skipped one by one, by the rules every store shares.
+    const current = claim !== undefined && sameMark(claim.mark, this.writeMark()) && !entries.some((e) => lost(e.settlement));
     let known: Map<string, StreamState> | undefined;
     if (current) {
       known = new Map();
@@ -160,6 +172,7 @@ export class SqliteTimerStore implements TimerStore {
     return commitEntries(entries, {
       keyOf: (ref) => this.c.keyOf(ref),
       append: (commit, i) => this.c.writeCommit(commit, data[i]!, known),
+      lost,
       settle: (s) => this.c.settle(s),
     });
   }

@@ -49,8 +49,8 @@ describe.each(stores)("timer store contract: $name", (factory) => {
     const j = store.timers;
     const specs = ["a", "b", "c", "d"].map((k, i) => timer(`t-${k}`, k, 1000 + i));
     await store.events.append(commit(A, 0, "r1", 1, specs.map(set)));
-    await j.claimDue(5000, 10, { owner: "me", until: 35_000 });
-    await j.settle([
+    const claim = await j.claimDue(5000, 10, { owner: "me", until: 35_000 });
+    await j.settle(claim, [
       done("t-a"),
       { id: "t-b", slot: 1, outcome: { kind: "next", slot: 2, due: 60_000 } },
       { id: "t-c", slot: 1, outcome: { kind: "retry", attempts: 1, fireAt: 6000, error: "boom" } },
@@ -76,8 +76,8 @@ describe.each(stores)("timer store contract: $name", (factory) => {
     await store.events.append(commit(other, 0, "r1", 1, [set(timer("c-1", "k", 9000, other)), set(timer("c-2", "k2", 9500, other))]));
     expect((await j.list({ status: "pending", limit: 2, tenantId: "t2" })).map((t) => t.id)).toEqual(["c-1", "c-2"]);
     expect((await j.list({ status: "pending", limit: 2, tenantId: "t1" })).map((t) => t.id)).toEqual(["a-1", "a-2"]);
-    await j.claimDue(10_000, 10, LEASE);
-    await j.settle([
+    const claim = await j.claimDue(10_000, 10, LEASE);
+    await j.settle(claim, [
       { id: "a-1", slot: 1, outcome: { kind: "park", attempts: 3, error: "x", at: 100 } },
       { id: "c-2", slot: 1, outcome: { kind: "park", attempts: 3, error: "y", at: 200 } },
     ]);
@@ -117,11 +117,11 @@ describe.each(stores)("timer store contract: $name", (factory) => {
     const store = factory.open();
     const j = store.timers;
     await store.events.append(commit(A, 0, "r1", 1, [set(timer("t1", "k", 1000))]));
-    await j.claimDue(1000, 10, LEASE);
+    const claim = await j.claimDue(1000, 10, LEASE);
     await store.events.append(commit(A, 1, "r2", 1, [set(timer("t2", "k", 2000))]));
-    await j.settle([{ id: "t1", slot: 1, outcome: { kind: "next", slot: 2, due: 5000 } }]);
+    expect(await j.settle(claim, [{ id: "t1", slot: 1, outcome: { kind: "next", slot: 2, due: 5000 } }])).toEqual([]);
     expect(await j.timer("t1")).toBeUndefined();
-    await j.settle([done("t2", 7)]);
+    await j.settle(claim, [done("t2", 7)]);
     expect(await j.timer("t2")).toMatchObject({ slot: 1, status: "pending" });
   });
 
@@ -129,8 +129,8 @@ describe.each(stores)("timer store contract: $name", (factory) => {
     const store = factory.open();
     const j = store.timers;
     await store.events.append(commit(A, 0, "r1", 1, [set(timer("t1", "k", 1000)), set(timer("t2", "k2", 1000))]));
-    await j.claimDue(1000, 1, LEASE);
-    await j.settle([{ id: "t1", slot: 1, outcome: { kind: "park", attempts: 3, error: "x", at: 1500 } }]);
+    const claim = await j.claimDue(1000, 1, LEASE);
+    await j.settle(claim, [{ id: "t1", slot: 1, outcome: { kind: "park", attempts: 3, error: "x", at: 1500 } }]);
     expect(await j.redrive("t2", 2000)).toBe(false);
     expect(await j.redrive("t1", 2000)).toBe(true);
     expect(await j.redrive("t1", 2000)).toBe(false);
@@ -145,7 +145,7 @@ describe.each(stores)("timer store contract: $name", (factory) => {
     const first = await store.timers.claimDue(10_000, 100, LEASE);
     expect(first.timers).toHaveLength(100);
     expect(first.timers.map((t) => t.due)).toEqual([...first.timers.map((t) => t.due)].sort((a, b) => a - b));
-    await store.timers.settle(first.timers.map((t) => done(t.id)));
+    await store.timers.settle(first, first.timers.map((t) => done(t.id)));
     expect((await store.timers.claimDue(10_000, 100, LEASE)).timers).toHaveLength(100);
   });
 
@@ -178,6 +178,43 @@ describe.each(stores)("timer store contract: $name", (factory) => {
     expect(await j.timer("t-a")).toBeUndefined();
     expect(await j.timer("t-b")).toMatchObject({ slot: 2, fireAt: 60_000 });
     for (const id of ["t-c", "t-d", "t-e"]) expect(await j.timer(id)).toMatchObject({ slot: 1, status: "pending" });
+  });
+
+  it("fences a lapsed claim: once another claimer took a timer, the first one's commit and settlement for it write nothing and are reported lost", async () => {
+    const store = factory.open();
+    const j = store.timers;
+    await store.events.append(commit(A, 0, "r1", 1, [set(timer("t1", "k1", 1000)), set(timer("t2", "k2", 1000)), set(timer("t3", "k3", 1000))]));
+    await store.events.append(commit(B, 0, "rb", 1));
+    const first = await j.claimDue(1000, 10, { owner: "host-a", until: 2000 });
+    expect(ids(first).sort()).toEqual(["t1", "t2", "t3"]);
+    // host-a pauses past its lease; host-b, judging by the time it gives, claims one of them again
+    const second = await j.claimDue(2000, 1, { owner: "host-b", until: 32_000 });
+    expect(second.timers).toHaveLength(1);
+    const taken = second.timers[0]!.id;
+    const [held, other] = ["t1", "t2", "t3"].filter((id) => id !== taken) as [string, string];
+    const outcomes = await j.commitBatch(first, [
+      { commit: commit(A, 1, "a-1", 2), settlement: done(taken) },
+      { commit: commit(A, 2, "a-2", 1), settlement: done(other) }, // decided on top of the lost one
+      { commit: commit(B, 1, "b-1", 1), settlement: done(held) },
+    ]);
+    expect(outcomes[0]).toEqual({ ok: false, lost: true });
+    expect(outcomes[1]).toMatchObject({ ok: false, error: expect.any(VersionConflictError), untried: true });
+    expect(outcomes[2]).toMatchObject({ ok: true, appended: { version: 2 } });
+    expect((await store.events.load(A)).version).toBe(1);
+    expect(await store.events.findRequest(A, "a-1")).toBeUndefined();
+    expect(await j.timer(taken)).toMatchObject({ slot: 1, status: "pending", ...(factory.shared ? { fireAt: 32_000 } : {}) });
+    expect(await j.timer(held)).toBeUndefined();
+    // a job's tick (the next cron slot) under the lost claim is refused too; the rest of the settlement applies
+    expect(await j.settle(first, [{ id: taken, slot: 1, outcome: { kind: "next", slot: 2, due: 60_000 } }, done(other)])).toEqual([taken]);
+    expect(await j.timer(taken)).toMatchObject({ slot: 1, status: "pending" });
+    expect(await j.timer(other)).toBeUndefined();
+    // the claim that holds it decides the slot
+    const mine = await j.commitBatch(second, [{ commit: commit(A, 1, "b-on-a", 1), settlement: { id: taken, slot: 1, outcome: { kind: "next", slot: 2, due: 60_000 } } }]);
+    expect(mine).toMatchObject([{ ok: true, appended: { version: 2 } }]);
+    expect(await j.timer(taken)).toMatchObject({ slot: 2, due: 60_000, status: "pending" });
+    // and a settlement once applied ends the claim: the old batch cannot apply it again
+    expect(await j.settle(second, [{ id: taken, slot: 2, outcome: { kind: "park", attempts: 1, error: "x", at: 3000 } }])).toEqual([taken]);
+    expect(await j.timer(taken)).toMatchObject({ slot: 2, status: "pending" });
   });
 
   it("checks a batch's versions at its commit, not at its claim: a commit in between is a conflict", async () => {
