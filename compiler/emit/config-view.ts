@@ -40,12 +40,30 @@ export function configSchema(model: ProgramModel): object {
   return schemaOf(schedules);
 }
 
+/** A job's run policy settings, which every job's schema refers to. */
+const JOB_POLICY_DEFINITIONS = {
+  jobOverlap: { enum: ["BUFFER_ALL", "BUFFER_ONE", "SKIP"], description: "A slot that comes while a run is in progress: BUFFER_ALL queues it, BUFFER_ONE keeps at most one waiting, SKIP skips it (default: the declaration's, else BUFFER_ALL)." },
+  jobTimeout: { ...DURATION_SCHEMA, description: "A run past it fails and is retried as a failure (default: the declaration's, else none)." },
+  jobJitter: { ...DURATION_SCHEMA, description: "Each slot runs up to this much after its due time, by a delay fixed per slot (default: the declaration's, else none)." },
+  jobRetry: {
+    type: "object",
+    additionalProperties: false,
+    description: "Attempts after a failed run, over the declaration's @Retry (default: wow.timers).",
+    properties: {
+      "max-attempts": { type: "integer", minimum: 1, maximum: 1000, description: "Attempts in all, the first included, before the run is parked." },
+      backoff: { ...DURATION_SCHEMA, description: "The delay after the first failure; it doubles after each further one." },
+      "max-backoff": { ...DURATION_SCHEMA, description: "The longest delay." },
+    },
+  },
+} as const;
+
 /** The schema of wow.config.json around `schedules`, the properties of `wow.schedules`. */
 function schemaOf(schedules: unknown): object {
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     $id: CONFIG_SCHEMA_FILE,
     title: "wowc runtime configuration (wow.config.json)",
+    definitions: JOB_POLICY_DEFINITIONS,
     type: "object",
     additionalProperties: false,
     properties: {
@@ -81,19 +99,11 @@ function jobSchema(description: unknown, declared: { readonly cron: unknown; rea
       zone: { type: "string", minLength: 1, default: declared.zone, description: "IANA time zone the expression is read in." },
       misfire: { enum: ["COALESCE", "CATCH_UP"], default: declared.misfire, description: "Missed slots: COALESCE runs only the latest, CATCH_UP runs each." },
       enabled: { type: "boolean", default: true, description: "false keeps a SYSTEM instance disabled at start." },
-      overlap: { enum: ["BUFFER_ALL", "BUFFER_ONE", "SKIP"], description: "A slot that comes while a run is in progress: BUFFER_ALL queues it, BUFFER_ONE keeps at most one waiting, SKIP skips it (default: the declaration's, else BUFFER_ALL)." },
-      timeout: { ...DURATION_SCHEMA, description: "A run past it fails and is retried as a failure (default: the declaration's, else none)." },
-      jitter: { ...DURATION_SCHEMA, description: "Each slot runs up to this much after its due time, by a delay fixed per slot (default: the declaration's, else none)." },
-      retry: {
-        type: "object",
-        additionalProperties: false,
-        description: "Attempts after a failed run, over the declaration's @Retry (default: wow.timers).",
-        properties: {
-          "max-attempts": { type: "integer", minimum: 1, maximum: 1000, description: "Attempts in all, the first included, before the run is parked." },
-          backoff: { ...DURATION_SCHEMA, description: "The delay after the first failure; it doubles after each further one." },
-          "max-backoff": { ...DURATION_SCHEMA, description: "The longest delay." },
-        },
-      },
+      // Written once under `definitions`: a project's schema holds one entry per job.
+      overlap: { $ref: "#/definitions/jobOverlap" },
+      timeout: { $ref: "#/definitions/jobTimeout" },
+      jitter: { $ref: "#/definitions/jobJitter" },
+      retry: { $ref: "#/definitions/jobRetry" },
     },
   };
 }

@@ -87,7 +87,7 @@ export function loadWowConfig<Job extends string>(options: LoadWowConfigOptions<
     const validate = validatorFor(options.schema);
     const schemaProblems = validate(merged) ? [] : (validate.errors ?? []).map((error) => describe(error, sourceOf));
     const refused = new Set(schemaProblems.map((problem) => problem.path));
-    const more = [...semanticProblems(merged, sourceOf), ...valueProblems(options.schema, merged, "", sourceOf)];
+    const more = [...semanticProblems(merged, sourceOf), ...valueProblems(options.schema, merged, "", sourceOf, options.schema)];
     problems.push(...schemaProblems, ...more.filter((problem) => !refused.has(problem.path)));
   }
   if (problems.length > 0) throw new WowConfigError(problems);
@@ -190,8 +190,10 @@ function unknownVariables(table: Readonly<Record<string, readonly string[]>>, en
  * duration parser refuses or that is 0 (`"PTxS"` fits the schema's pattern; a zero interval or timeout
  * would make a loop spin).
  */
-function valueProblems(schema: unknown, value: unknown, path: string, sourceOf: (path: string) => string): ConfigProblem[] {
-  const node = record(schema);
+function valueProblems(schema: unknown, value: unknown, path: string, sourceOf: (path: string) => string, root: unknown): ConfigProblem[] {
+  // A shared definition (`{ "$ref": "#/definitions/…" }`) is read where it is defined.
+  const ref = record(schema)?.["$ref"];
+  const node = typeof ref === "string" && ref.startsWith("#/definitions/") ? record(record(record(root)?.["definitions"])?.[ref.slice("#/definitions/".length)]) : record(schema);
   if (node === undefined) return [];
   const fail = (message: string): ConfigProblem[] => [{ path, message, source: sourceOf(path) }];
   if (node.pattern === DURATION_SCHEMA.pattern && (typeof value === "string" || typeof value === "number")) {
@@ -208,7 +210,7 @@ function valueProblems(schema: unknown, value: unknown, path: string, sourceOf: 
   const properties = record(node.properties);
   const object = record(value);
   if (properties === undefined || object === undefined) return [];
-  return Object.keys(properties).flatMap((key) => (Object.hasOwn(object, key) ? valueProblems(properties[key], object[key], `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, sourceOf) : []));
+  return Object.keys(properties).flatMap((key) => (Object.hasOwn(object, key) ? valueProblems(properties[key], object[key], `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, sourceOf, root) : []));
 }
 
 /** The value at `path` through own properties of plain objects, or undefined. */

@@ -70,45 +70,16 @@ function jobSchema([key, name, saga, scope]: readonly [JobName, string, string, 
         description: "false keeps a SYSTEM instance disabled at start.",
       },
       overlap: {
-        enum: ["BUFFER_ALL", "BUFFER_ONE", "SKIP"],
-        description: "A slot that comes while a run is in progress: BUFFER_ALL queues it, BUFFER_ONE keeps at most one waiting, SKIP skips it (default: the declaration's, else BUFFER_ALL).",
+        $ref: "#/definitions/jobOverlap",
       },
       timeout: {
-        type: ["string", "integer"],
-        minimum: 1,
-        pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
-        description: "A run past it fails and is retried as a failure (default: the declaration's, else none).",
+        $ref: "#/definitions/jobTimeout",
       },
       jitter: {
-        type: ["string", "integer"],
-        minimum: 1,
-        pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
-        description: "Each slot runs up to this much after its due time, by a delay fixed per slot (default: the declaration's, else none).",
+        $ref: "#/definitions/jobJitter",
       },
       retry: {
-        type: "object",
-        additionalProperties: false,
-        description: "Attempts after a failed run, over the declaration's @Retry (default: wow.timers).",
-        properties: {
-          "max-attempts": {
-            type: "integer",
-            minimum: 1,
-            maximum: 1000,
-            description: "Attempts in all, the first included, before the run is parked.",
-          },
-          backoff: {
-            type: ["string", "integer"],
-            minimum: 1,
-            pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
-            description: "The delay after the first failure; it doubles after each further one.",
-          },
-          "max-backoff": {
-            type: ["string", "integer"],
-            minimum: 1,
-            pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
-            description: "The longest delay.",
-          },
-        },
+        $ref: "#/definitions/jobRetry",
       },
     },
   }];
@@ -119,6 +90,49 @@ export const configSchema = {
   $schema: "http://json-schema.org/draft-07/schema#",
   $id: "wow.config.schema.json",
   title: "wowc runtime configuration (wow.config.json)",
+  definitions: {
+    jobOverlap: {
+      enum: ["BUFFER_ALL", "BUFFER_ONE", "SKIP"],
+      description: "A slot that comes while a run is in progress: BUFFER_ALL queues it, BUFFER_ONE keeps at most one waiting, SKIP skips it (default: the declaration's, else BUFFER_ALL).",
+    },
+    jobTimeout: {
+      type: ["string", "integer"],
+      minimum: 1,
+      pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+      description: "A run past it fails and is retried as a failure (default: the declaration's, else none).",
+    },
+    jobJitter: {
+      type: ["string", "integer"],
+      minimum: 1,
+      pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+      description: "Each slot runs up to this much after its due time, by a delay fixed per slot (default: the declaration's, else none).",
+    },
+    jobRetry: {
+      type: "object",
+      additionalProperties: false,
+      description: "Attempts after a failed run, over the declaration's @Retry (default: wow.timers).",
+      properties: {
+        "max-attempts": {
+          type: "integer",
+          minimum: 1,
+          maximum: 1000,
+          description: "Attempts in all, the first included, before the run is parked.",
+        },
+        backoff: {
+          type: ["string", "integer"],
+          minimum: 1,
+          pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+          description: "The delay after the first failure; it doubles after each further one.",
+        },
+        "max-backoff": {
+          type: ["string", "integer"],
+          minimum: 1,
+          pattern: "^\\s*([0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h|d|w)\\s*)+$|^[0-9]+$|^[Pp]",
+          description: "The longest delay.",
+        },
+      },
+    },
+  },
   type: "object",
   additionalProperties: false,
   properties: {
