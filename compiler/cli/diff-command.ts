@@ -133,7 +133,10 @@ export async function runDiffCommand(argv: readonly string[], io: CliIO): Promis
     const configPath = args.config !== undefined ? resolve(io.cwd, args.config) : [acceptFileIn(configDir), acceptFileIn(io.cwd)].find(existsSync) ?? acceptFileIn(configDir);
     if (args.config !== undefined && !existsSync(configPath)) throw new DiffInputError([createDiagnostic("WOW7004", { path: args.config, reason: "no such file." })]);
     const listed = loadAcceptList(configPath, display(configPath));
-    const result = diffManifests(previous.manifest, current.manifest, { accept: [...args.accept, ...listed.map((e) => e.key)] });
+    const result = diffManifests(previous.manifest, current.manifest, {
+      accept: [...args.accept, ...listed.map((e) => e.key)],
+      positions: { previous: previous.positions, current: current.positions },
+    });
     // An accept that matches no change is stale (or has a typo in the element): it would silently
     // accept a later change of that element.
     for (const key of result.unmatched) {
