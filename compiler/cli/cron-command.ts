@@ -5,7 +5,7 @@
 // Exit codes: 0 fire times printed (possibly none in that zone), 1 the expression is invalid or can
 // never fire (WOW4001 / WOW4002), 2 usage error: unknown option, missing or bad value, and an
 // unknown time zone (it is an option value, like a bad --from).
-import { CronExpression, CronSyntaxError, isValidTimeZone } from "../../runtime/cron/index.js";
+import { CronExpression, CronSyntaxError, isValidTimeZone, type SkippedTime } from "../../runtime/cron/index.js";
 import { fireTime, type FireTime } from "../../runtime/cron/fire-time.js";
 import type { SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -123,6 +123,18 @@ function table(request: Request, fires: readonly FireTime[]): string {
   return out;
 }
 
+/** The matches DST gaps skip between two instants (the span the listed fire times cover). */
+function skippedBetween(cron: CronExpression, zone: string, fromMs: number, untilMs: number): SkippedTime[] {
+  const out: SkippedTime[] = [];
+  for (let at = fromMs; out.length < MAX_COUNT; ) {
+    const next = cron.firstSkipped(zone, at, untilMs);
+    if (next === null) break;
+    out.push(next);
+    at = next.skippedAtMs;
+  }
+  return out;
+}
+
 export function runCronCommand(args: string[], io: CommandIo, options: CronCommandOptions = {}): number {
   let request: Request | "help";
   try {
@@ -158,11 +170,15 @@ export function runCronCommand(args: string[], io: CommandIo, options: CronComma
     fires.push(fireTime(next, request.zone));
     after = next;
   }
+  const skipped = skippedBetween(cron, request.zone, request.from, after);
   if (request.json) {
     const from = new Date(request.from).toISOString();
-    io.stdout(`${JSON.stringify({ expression: request.expression, zone: request.zone, from, next: fires })}\n`);
+    io.stdout(`${JSON.stringify({ expression: request.expression, zone: request.zone, from, next: fires, skipped })}\n`);
   } else {
     io.stdout(table(request, fires));
+    for (const s of skipped) {
+      io.stdout(`Skipped: ${s.local.replace("T", " ")} does not exist in ${request.zone} (the clocks skip ahead at ${new Date(s.skippedAtMs).toISOString()}), so the rule does not fire that day (WOW4011 in a build).\n`);
+    }
   }
   // None at all: every match falls into a DST gap of the zone, so it never fires there (WOW4010 in a build).
   return fires.length === 0 ? 1 : 0;
