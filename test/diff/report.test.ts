@@ -21,7 +21,7 @@ const edits: Record<string, Array<[string, string]>> = {
     ["paidAt: instant?", "paidAt: instant"],
   ],
   "inventory.wow": [
-    ['cron = "0 0 6 * * *", zone = "UTC"', 'cron = "0 30 5 * * *", zone = "Europe/Paris"'],
+    ['cron = "0 0 6 * * *",\n    zone = "UTC"', 'cron = "0 30 5 * * *",\n    zone = "Europe/Paris"'],
     ["  event StockShortage { orderId: string }\n", ""],
     ["produces = [StockReserved, StockShortage]", "produces = [StockReserved]"],
     ["  @OnEvent(commands = [eshop-order.CancelOrder])\n  on StockShortage\n\n", ""],
