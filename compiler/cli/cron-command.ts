@@ -10,6 +10,7 @@ import { fireTime, type FireTime } from "../../runtime/cron/fire-time.js";
 import type { SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
+import { commandSpec, unknownOption } from "./commands.js";
 
 export interface CommandIo {
   stdout(s: string): void;
@@ -53,8 +54,19 @@ function parseArgs(args: readonly string[], now: () => number): Request | "help"
   let from: number | undefined;
   let count = 5;
   let json = false;
+  let operands = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    // `--`: what follows is the expression, even one starting with '-'.
+    if (arg === "--" && !operands) {
+      operands = true;
+      continue;
+    }
+    if (operands) {
+      if (expression !== undefined) throw new UsageError(`Only one expression may be given; quote it: wowc cron "${[expression, arg].join(" ")}"`);
+      expression = arg;
+      continue;
+    }
     if (arg === "--help" || arg === "-h") return "help";
     if (arg === "--json") {
       json = true;
@@ -70,7 +82,7 @@ function parseArgs(args: readonly string[], now: () => number): Request | "help"
       else count = parseCount(value);
       continue;
     }
-    if (arg.startsWith("--")) throw new UsageError(`Unknown option '${arg}'`);
+    if (arg.startsWith("--")) throw new UsageError(unknownOption(arg, commandSpec("cron")));
     if (expression !== undefined) {
       throw new UsageError(`Only one expression may be given; quote it: wowc cron "${[expression, arg].join(" ")}"`);
     }

@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { CliIO } from "./io.js";
+import { commandSpec, unknownOption } from "./commands.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { reasonOf } from "../diagnostics/reason.js";
@@ -30,8 +31,18 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
   let check = false;
   let printWidth = DEFAULT_PRINT_WIDTH;
   const paths: string[] = [];
+  let operands = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    // `--`: what follows are paths, even ones starting with '-'.
+    if (arg === "--" && !operands) {
+      operands = true;
+      continue;
+    }
+    if (operands) {
+      paths.push(arg);
+      continue;
+    }
     const width = /^--print-width(?:=(.*))?$/.exec(arg);
     if (width !== null) {
       const value = width[1] ?? argv[++i] ?? "";
@@ -45,7 +56,7 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
       io.stdout(fmtHelp);
       return 0;
     } else if (arg.startsWith("-")) {
-      io.stderr(`wowc fmt: unknown option '${arg}'.\n${fmtHelp}`);
+      io.stderr(`wowc fmt: ${unknownOption(arg, commandSpec("fmt"))}\n${fmtHelp}`);
       return 2;
     } else paths.push(arg);
   }

@@ -3,7 +3,7 @@
 // unless WOWC_DEBUG=1). Heavy modules (parser, checker) are imported only when a command needs them.
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
-import { helpText, parseArgs, toolCommands, UsageError, type CliArgs, type Command } from "./args.js";
+import { helpOf, helpText, parseArgs, toolCommands, UsageError, type CliArgs, type Command } from "./args.js";
 import { packageFile } from "../package-root.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { PhaseTiming } from "../program/phases.js";
@@ -26,7 +26,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
     if (args.command !== undefined && toolCommands.has(args.command)) return await runTool(args.command as keyof typeof tools, args.rest, io);
     if (args.help || args.command === undefined) {
-      (args.help ? io.stdout : io.stderr)(helpText);
+      (args.help ? io.stdout : io.stderr)(args.help ? helpOf(args.command) : helpText);
       return args.help ? EXIT_OK : EXIT_USAGE_OR_INTERNAL;
     }
     return await runBuild(args, io);
@@ -120,6 +120,7 @@ const tools: Readonly<Record<Exclude<Command, "build" | "check"> | "build --watc
   diff: async () => (await import("./diff-command.js")).runDiffCommand,
   init: async () => (await import("./init-command.js")).runInitCommand,
   lsp: async () => (await import("./lsp-command.js")).runLspCommand,
+  completion: async () => (await import("./completion-command.js")).runCompletionCommand,
   "build --watch": async () => (await import("./watch-command.js")).runWatchCommand,
 };
 
