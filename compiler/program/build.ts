@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
-import { emitContextFiles, emitProgramFiles, programFilesKey, sortedFiles, type EmittedFile } from "../emit/emit.js";
+import { emitClient, emitContextFiles, emitProgramFiles, programFilesKey, sortedFiles, type EmittedFile } from "../emit/emit.js";
 import { emitOpenApi } from "../emit/openapi.js";
 import { ForeignOutputError, OutputError, OutputMemory, writeOutput, type OutputResult } from "../emit/write-output.js";
 import { declarationsOf, type Declarations } from "../manifest/body-schema.js";
@@ -112,7 +112,7 @@ export class Builder {
     const manifest = result.manifestFile;
     if (options.write && manifest !== undefined && !diagnostics.some((d) => d.severity === "error")) {
       const files = phases.run("emit", () =>
-        sortedFiles([manifest, sourcesFile(result.positions ?? {}, root, outDir), emitOpenApi(result.model), ...this.emitProgram(result.model), ...this.emitContexts(result.model)]),
+        sortedFiles([manifest, sourcesFile(result.positions ?? {}, root, outDir), emitOpenApi(result.model), emitClient(result.model), ...this.emitProgram(result.model), ...this.emitContexts(result.model)]),
       );
       phases.run("write", () => {
         try {
