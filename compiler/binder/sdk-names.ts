@@ -147,7 +147,7 @@ export function checkContextSdkNames(contexts: Iterable<ContextScope>, reporter:
 }
 
 /**
- * The names the SDK's root module exports of its own (templates/sdk.ts.hbs and config.ts.hbs), beside
+ * The names the SDK's root module exports of its own (templates/sdk.ts.hbs, client.ts.hbs and config.ts.hbs), beside
  * one namespace per context. A context named like one of them (`load-config`) would take its place
  * without a word from TypeScript: a module's own `export * as loadConfig` hides what an
  * `export *` brings. WOW3025; test/emit/sdk-names.test.ts holds the templates to this list.
@@ -156,8 +156,10 @@ export const rootSdkNames: ReadonlySet<string> = new Set([
   // sdk.ts
   "AggregateRef", "AggregateRegistration", "AggregateType", "Awaitable", "Command", "CommandMessage",
   "CommandRegistration", "CommandRejection", "DecideScope", "Decided", "Decision", "Event", "EventMessage", "JobCommand",
-  "JobContext", "JsonSchema", "SagaCancel", "SagaContext", "SagaOutput", "SagaRegistration", "SagaSchedule",
+  "JobContext", "JsonSchema", "NotDeclared", "Produces", "SagaCancel", "SagaContext", "SagaOutput", "SagaRegistration", "SagaSchedule",
   "SagaSend", "ScheduleTick", "TargetRef", "aggregateType",
+  // client.ts
+  "Client", "ClientOptions", "CommandAccepted", "CommandOptions", "CommandRefused", "CommandReply", "CreateOptions", "createClient",
   // config.ts
   "JobName", "LoadConfigOptions", "configDefaults", "configEnvironment", "configSchema", "loadConfig",
 ]);

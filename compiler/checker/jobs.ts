@@ -3,11 +3,12 @@
 import type { JobDeclaration, Location, QualifiedName } from "../ast.js";
 import type { CommandSymbol, ContextScope } from "../binder/symbols.js";
 import type { JobMisfire, JobModel, JobOverlap, JobScope } from "../model.js";
-import { CronSyntaxError, zoneNames, zoneSpelling } from "../../runtime/cron/index.js";
+import { CronSyntaxError, zoneNames, zoneSpelling, type SkippedTime } from "../../runtime/cron/index.js";
 import { readAnnotations } from "./annotations.js";
 import { checkRetry, durationArgument } from "./run-policy.js";
 import type { CheckContext } from "./context.js";
 import { resolveList, resolveServices, sentCommands } from "./references.js";
+import type { DiagnosticArgs } from "../diagnostics/messages.js";
 import { where } from "../diagnostics/reporter.js";
 import { locationInString } from "./string-offsets.js";
 import { didYouMean, nearest } from "../diagnostics/suggest.js";
@@ -63,6 +64,9 @@ export function checkJob(decl: JobDeclaration, saga: string, scope: ContextScope
   } else if (cronValid && zone !== undefined && !cx.verdicts.firesIn(cron.value, zone.value)) {
     reporter.report("WOW4010", { expression: cron.value, zone: zone.value }, cron.loc);
     valid = false;
+  } else if (cronValid && zone !== undefined) {
+    const skipped = cx.verdicts.firstSkipped(cron.value, zone.value);
+    if (skipped !== null) reporter.report("WOW4011", skippedArguments(cron.value, zone.value, skipped), cron.loc);
   }
 
   const jobScope = enumValue(annotations.name("OnSchedule", "scope"), "scope", scopes, cx);
@@ -130,4 +134,11 @@ function zoneSuggestion(zone: string): string {
   const spelling = zoneSpelling(zone);
   if (spelling === undefined) return didYouMean(nearest(zone, zoneNames()));
   return `${didYouMean(spelling)}Zone names are case-sensitive: Java's \`ZoneId\` (Wow, Spring) refuses any other spelling. `;
+}
+
+/** WOW4011's words: the day skipped, the local time, and a `--from` just before it for `wowc cron`. */
+function skippedArguments(expression: string, zone: string, skipped: SkippedTime): DiagnosticArgs<"WOW4011"> {
+  const [date, time] = skipped.local.split("T") as [string, string];
+  const from = new Date(skipped.skippedAtMs - 86_400_000).toISOString().replace(".000Z", "Z");
+  return { expression, zone, date, time, from };
 }

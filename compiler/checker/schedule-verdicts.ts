@@ -1,6 +1,6 @@
 // The verdicts on the cron rules and zones of one build, through the runtime's cron engine (Spring
 // `CronExpression` semantics): each distinct rule and zone is checked once per build.
-import { CronExpression, CronSyntaxError, isValidTimeZone } from "../../runtime/cron/index.js";
+import { CronExpression, CronSyntaxError, isValidTimeZone, type SkippedTime } from "../../runtime/cron/index.js";
 
 /**
  * The verdicts on the cron rules and zones of one build: projects repeat them, and each distinct one
@@ -14,6 +14,8 @@ export class ScheduleVerdicts {
   private readonly zones = new Map<string, boolean>();
   /** By zone and rule (`${zone} ${rule}`): whether the rule fires there. */
   private readonly inZone = new Map<string, boolean>();
+  /** By zone and rule: the first match a DST gap skips there, or null. */
+  private readonly skipped = new Map<string, SkippedTime | null>();
 
   cron(expression: string): "ok" | "never" | CronSyntaxError {
     const parsed = this.parsed(expression);
@@ -30,6 +32,18 @@ export class ScheduleVerdicts {
       this.inZone.set(key, fires);
     }
     return fires;
+  }
+
+  /** The first match of a rule that fires in `zone` which a DST gap there skips (from 2025, over 28 years), or null. */
+  firstSkipped(expression: string, zone: string): SkippedTime | null {
+    const key = `${zone} ${expression}`;
+    let skipped = this.skipped.get(key);
+    if (skipped === undefined) {
+      const parsed = this.parsed(expression);
+      skipped = parsed instanceof CronExpression ? parsed.firstSkipped(zone) : null;
+      this.skipped.set(key, skipped);
+    }
+    return skipped;
   }
 
   private parsed(expression: string): CronExpression | "never" | CronSyntaxError {

@@ -1,6 +1,9 @@
 // The command line of `wowc`, parsed into a plain object; errors are usage errors (exit 2).
 
-export type Command = "build" | "check" | "cron" | "fmt" | "diff" | "init" | "lsp";
+import { parseArgs as parseTokens } from "node:util";
+import { commandHelp, commandSpec, COMMANDS, unknownCommand, unknownOption, type Command } from "./commands.js";
+
+export type { Command } from "./commands.js";
 
 /** Options not given are undefined (written so under `exactOptionalPropertyTypes`). */
 export interface CliArgs {
@@ -19,123 +22,101 @@ export interface CliArgs {
   readonly check?: boolean | undefined;
   /** `wowc check --host <tsconfig>`: cross-check the host's TypeScript handlers against the declarations. */
   readonly host?: string | undefined;
-  /** For the tool commands (`cron`, `fmt`, `diff`, `init`, `lsp`): everything after the command, untouched. */
+  /** For the tool commands (`cron`, `fmt`, `diff`, `init`, `lsp`) and `completion`: everything after the command, untouched. */
   readonly rest: readonly string[];
 }
 
 export class UsageError extends Error {}
 
-const commands: ReadonlySet<string> = new Set(["build", "check", "cron", "fmt", "diff", "init", "lsp"]);
 /** Commands that parse their own arguments (their modules own their options and help). */
-export const toolCommands: ReadonlySet<Command> = new Set<Command>(["cron", "fmt", "diff", "init", "lsp"]);
+export const toolCommands: ReadonlySet<Command> = new Set<Command>(COMMANDS.filter((c) => c.tool || c.name === "completion").map((c) => c.name));
 
+/** Every option of build and check, as node:util's parseArgs reads them (which command takes which is checked after). */
+const OPTIONS = Object.fromEntries(
+  [...COMMANDS.filter((c) => !c.tool).flatMap((c) => c.options), { name: "version", short: "v" }].map((o) => [
+    o.name,
+    { type: "value" in o && o.value !== undefined ? ("string" as const) : ("boolean" as const), ...(o.short === undefined ? {} : { short: o.short }) },
+  ]),
+);
+
+/**
+ * The command line, read with node:util's parseArgs (tokens, not strict: the errors are ours, with
+ * "did you mean"). A tool command gets every argument but its name, options before it included.
+ */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  let command: Command | undefined;
+  const { tokens } = parseTokens({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  const positionals = tokens.filter((t) => t.kind === "positional");
+  const first = positionals[0];
+  // `help` as the command: the global help, or with a command, that command's.
+  if (first !== undefined && first.value === "help" && tokens.findIndex((t) => t.kind === "option-terminator") < 0) {
+    const topic = positionals[1]?.value;
+    if (topic === undefined) return plain({ help: true });
+    if (commandSpec(topic) === undefined) throw new UsageError(unknownCommand(topic));
+    return toolCommands.has(topic as Command) ? { ...plain({ help: true }), command: topic as Command, rest: ["--help"] } : plain({ help: true, command: topic as Command });
+  }
+  const spec = first === undefined ? undefined : commandSpec(first.value);
+  if (first !== undefined && spec === undefined) throw new UsageError(unknownCommand(first.value));
+  if (spec !== undefined && toolCommands.has(spec.name)) return { ...plain({}), command: spec.name, rest: [...argv.slice(0, first!.index), ...argv.slice(first!.index + 1)] };
+
   let dir: string | undefined;
-  let out: string | undefined;
-  let format: "text" | "json" = "text";
-  let warnAsError = false;
-  let stats = false;
-  let color: boolean | undefined;
-  let help = false;
-  let version = false;
-  let watch = false;
-  let check = false;
-  let host: string | undefined;
-  let optionsEnd = false;
-  let commandAt = -1;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    // A tool command parses its own arguments: those after it, and the options given before it.
-    if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: withoutCommand(argv, commandAt) };
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const value = (): string => {
-      if (inline === "") throw new UsageError(`${flag} needs a value: ${flag}=<value> or ${flag} <value>.`);
-      if (inline !== undefined) return inline;
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith("-") || next === "") throw new UsageError(`${flag} needs a value.`);
-      i++;
-      return next;
-    };
-    if (optionsEnd) {
-      ({ command, dir } = positional(command, dir, arg));
-      if (commandAt < 0) commandAt = i;
+  const seen = new Map<string, string | boolean>();
+  for (const token of tokens) {
+    if (token.kind === "option-terminator") continue;
+    if (token.kind === "positional") {
+      if (token === first) continue;
+      if (dir !== undefined) throw new UsageError(`Unexpected argument '${token.value}': wowc ${spec!.name} takes one directory.`);
+      if (token.value === "") throw new UsageError(`wowc ${spec!.name} takes a directory, not an empty argument.`);
+      dir = token.value;
       continue;
     }
-    switch (flag) {
-      case "--":
-        optionsEnd = true; // POSIX: every later argument is an operand, even one starting with '-'
-        break;
-      case "--help":
-      case "-h":
-        help = true;
-        break;
-      case "--version":
-      case "-v":
-        version = true;
-        break;
-      case "--out":
-      case "-o":
-        out = value();
-        break;
-      case "--format": {
-        const f = value();
-        if (f !== "text" && f !== "json") throw new UsageError(`--format is 'text' or 'json', not '${f}'.`);
-        format = f;
-        break;
+    const option = COMMANDS.flatMap((c) => (c.tool ? [] : c.options)).find((o) => o.name === token.name) ?? (token.name === "version" ? { name: "version" } : undefined);
+    if (option === undefined) throw new UsageError(unknownOption(token.rawName, spec));
+    if ("value" in option && option.value !== undefined) {
+      const inline = token.inlineValue === true;
+      if (token.value === undefined || token.value === "" || (!inline && token.value.startsWith("-"))) {
+        throw new UsageError(inline ? `${token.rawName} needs a value: ${token.rawName}=<value> or ${token.rawName} <value>.` : `${token.rawName} needs a value.`);
       }
-      case "--warn-as-error":
-        warnAsError = true;
-        break;
-      case "--stats":
-        stats = true;
-        break;
-      case "--watch":
-      case "-w":
-        watch = true;
-        break;
-      case "--check":
-        check = true;
-        break;
-      case "--host":
-        host = value();
-        break;
-      case "--color":
-        color = true;
-        break;
-      case "--no-color":
-        color = false;
-        break;
-      default:
-        if (arg.startsWith("-")) throw new UsageError(`Unknown option '${arg}'.`);
-        if (command === undefined && arg === "help") help = true;
-        else ({ command, dir } = positional(command, dir, arg));
-        if (command !== undefined && commandAt < 0) commandAt = i;
-    }
+      if (option.values !== undefined && !option.values.includes(token.value)) throw new UsageError(`${token.rawName} is ${option.values.map((v) => `'${v}'`).join(" or ")}, not '${token.value}'.`);
+      seen.set(option.name, token.value);
+    } else seen.set(option.name, true);
   }
-  if (command !== undefined && toolCommands.has(command)) return { command, dir: ".", format, warnAsError, stats, help, version, watch, rest: withoutCommand(argv, commandAt) };
-  if (watch && command !== "build") throw new UsageError("--watch goes with `wowc build`: wowc build --watch [dir].");
-  if (check && command !== "build") throw new UsageError("--check goes with `wowc build`: wowc build --check [dir].");
-  if (host !== undefined && command !== "check") throw new UsageError("--host goes with `wowc check`: wowc check --host <tsconfig> [dir].");
-  return { check, host, command, dir: dir ?? ".", out, format, warnAsError, stats, color, help, version, watch, rest: [] };
+  const flag = (name: string) => seen.get(name) === true;
+  const text = (name: string) => (typeof seen.get(name) === "string" ? (seen.get(name) as string) : undefined);
+  if (spec !== undefined) {
+    const wrong = [...seen.keys()].find((name) => name !== "version" && !spec.options.some((o) => o.name === name));
+    if (wrong === "watch" || wrong === "check") throw new UsageError(`--${wrong} goes with \`wowc build\`: wowc build --${wrong} [dir].`);
+    if (wrong === "host") throw new UsageError("--host goes with `wowc check`: wowc check --host <tsconfig> [dir].");
+    if (wrong !== undefined) throw new UsageError(unknownOption(`--${wrong}`, spec));
+  } else {
+    if (flag("watch")) throw new UsageError("--watch goes with `wowc build`: wowc build --watch [dir].");
+    if (flag("check")) throw new UsageError("--check goes with `wowc build`: wowc build --check [dir].");
+    if (text("host") !== undefined) throw new UsageError("--host goes with `wowc check`: wowc check --host <tsconfig> [dir].");
+  }
+  return {
+    check: flag("check"),
+    host: text("host"),
+    command: spec?.name,
+    dir: dir ?? ".",
+    out: text("out"),
+    format: (text("format") ?? "text") as "text" | "json",
+    warnAsError: flag("warn-as-error"),
+    stats: flag("stats"),
+    color: flag("color") ? true : flag("no-color") ? false : undefined,
+    help: flag("help"),
+    version: flag("version"),
+    watch: flag("watch"),
+    rest: [],
+  };
 }
 
-/** An operand: the command first, then the one directory. */
-function positional(command: Command | undefined, dir: string | undefined, arg: string): { command: Command; dir: string | undefined } {
-  if (command === undefined) {
-    if (!commands.has(arg)) throw new UsageError(`Unknown command '${arg}'.`);
-    return { command: arg as Command, dir };
-  }
-  if (dir === undefined) {
-    if (arg === "") throw new UsageError(`wowc ${command} takes a directory, not an empty argument.`);
-    return { command, dir: arg };
-  }
-  throw new UsageError(`Unexpected argument '${arg}': wowc ${command} takes one directory.`);
+function plain(given: Partial<CliArgs>): CliArgs {
+  return { dir: ".", format: "text", warnAsError: false, stats: false, help: false, version: false, watch: false, rest: [], ...given };
 }
 
-/** A tool command's own arguments: all but the command (at `at`), in their order. */
-function withoutCommand(argv: readonly string[], at: number): string[] {
-  return [...argv.slice(0, at), ...argv.slice(at + 1)];
+/** The help of `command` (build, check, completion: from the table; tools print their own). */
+export function helpOf(command: Command | undefined): string {
+  const spec = command === undefined ? undefined : commandSpec(command);
+  return spec === undefined ? helpText : commandHelp(spec);
 }
 
 export const helpText = `wowc — compile .wow sources (contexts, aggregates, commands, events, sagas, scheduled jobs)
@@ -156,6 +137,8 @@ Usage:
   wowc init [dir]                  scaffold a project: package.json, tsconfig, a .wow file, host, spec
   wowc cron <expression> …         explain a cron expression (wowc cron --help)
   wowc lsp                         the language server for editors, over stdio (wowc lsp --help)
+  wowc completion bash|zsh|fish    print a shell completion script
+  wowc help <command>              a command's usage and options (also wowc <command> --help)
 
 Options:
   --format text|json   diagnostics as text with code frames (default) or one JSON object

@@ -5,11 +5,12 @@
 // Exit codes: 0 fire times printed (possibly none in that zone), 1 the expression is invalid or can
 // never fire (WOW4001 / WOW4002), 2 usage error: unknown option, missing or bad value, and an
 // unknown time zone (it is an option value, like a bad --from).
-import { CronExpression, CronSyntaxError, isValidTimeZone } from "../../runtime/cron/index.js";
+import { CronExpression, CronSyntaxError, isValidTimeZone, type SkippedTime } from "../../runtime/cron/index.js";
 import { fireTime, type FireTime } from "../../runtime/cron/fire-time.js";
 import type { SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
+import { commandSpec, unknownOption } from "./commands.js";
 
 export interface CommandIo {
   stdout(s: string): void;
@@ -53,8 +54,19 @@ function parseArgs(args: readonly string[], now: () => number): Request | "help"
   let from: number | undefined;
   let count = 5;
   let json = false;
+  let operands = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    // `--`: what follows is the expression, even one starting with '-'.
+    if (arg === "--" && !operands) {
+      operands = true;
+      continue;
+    }
+    if (operands) {
+      if (expression !== undefined) throw new UsageError(`Only one expression may be given; quote it: wowc cron "${[expression, arg].join(" ")}"`);
+      expression = arg;
+      continue;
+    }
     if (arg === "--help" || arg === "-h") return "help";
     if (arg === "--json") {
       json = true;
@@ -70,7 +82,7 @@ function parseArgs(args: readonly string[], now: () => number): Request | "help"
       else count = parseCount(value);
       continue;
     }
-    if (arg.startsWith("--")) throw new UsageError(`Unknown option '${arg}'`);
+    if (arg.startsWith("--")) throw new UsageError(unknownOption(arg, commandSpec("cron")));
     if (expression !== undefined) {
       throw new UsageError(`Only one expression may be given; quote it: wowc cron "${[expression, arg].join(" ")}"`);
     }
@@ -123,6 +135,18 @@ function table(request: Request, fires: readonly FireTime[]): string {
   return out;
 }
 
+/** The matches DST gaps skip between two instants (the span the listed fire times cover). */
+function skippedBetween(cron: CronExpression, zone: string, fromMs: number, untilMs: number): SkippedTime[] {
+  const out: SkippedTime[] = [];
+  for (let at = fromMs; out.length < MAX_COUNT; ) {
+    const next = cron.firstSkipped(zone, at, untilMs);
+    if (next === null) break;
+    out.push(next);
+    at = next.skippedAtMs;
+  }
+  return out;
+}
+
 export function runCronCommand(args: string[], io: CommandIo, options: CronCommandOptions = {}): number {
   let request: Request | "help";
   try {
@@ -158,11 +182,15 @@ export function runCronCommand(args: string[], io: CommandIo, options: CronComma
     fires.push(fireTime(next, request.zone));
     after = next;
   }
+  const skipped = skippedBetween(cron, request.zone, request.from, after);
   if (request.json) {
     const from = new Date(request.from).toISOString();
-    io.stdout(`${JSON.stringify({ expression: request.expression, zone: request.zone, from, next: fires })}\n`);
+    io.stdout(`${JSON.stringify({ expression: request.expression, zone: request.zone, from, next: fires, skipped })}\n`);
   } else {
     io.stdout(table(request, fires));
+    for (const s of skipped) {
+      io.stdout(`Skipped: ${s.local.replace("T", " ")} does not exist in ${request.zone} (the clocks skip ahead at ${new Date(s.skippedAtMs).toISOString()}), so the rule does not fire that day (WOW4011 in a build).\n`);
+    }
   }
   // None at all: every match falls into a DST gap of the zone, so it never fires there (WOW4010 in a build).
   return fires.length === 0 ? 1 : 0;

@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { CliIO } from "./io.js";
+import { commandSpec, unknownOption } from "./commands.js";
 import { createDiagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { diffManifests } from "../diff/diff-manifests.js";
@@ -47,8 +48,18 @@ interface DiffArgs {
 
 function parse(argv: readonly string[]): DiffArgs | string {
   const args: DiffArgs = { paths: [], format: "text", allowBreaking: false, accept: [] };
+  let operands = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    // `--`: what follows are the inputs, even ones starting with '-'.
+    if (arg === "--" && !operands) {
+      operands = true;
+      continue;
+    }
+    if (operands) {
+      args.paths.push(arg);
+      continue;
+    }
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = (): string => {
       const next = inline ?? argv[++i];
@@ -90,7 +101,7 @@ function parse(argv: readonly string[]): DiffArgs | string {
       case "-h":
         return "help";
       default:
-        if (arg.startsWith("-")) return `unknown option '${arg}'.`;
+        if (arg.startsWith("-")) return unknownOption(arg, commandSpec("diff"));
         args.paths.push(arg);
     }
   }
@@ -133,7 +144,10 @@ export async function runDiffCommand(argv: readonly string[], io: CliIO): Promis
     const configPath = args.config !== undefined ? resolve(io.cwd, args.config) : [acceptFileIn(configDir), acceptFileIn(io.cwd)].find(existsSync) ?? acceptFileIn(configDir);
     if (args.config !== undefined && !existsSync(configPath)) throw new DiffInputError([createDiagnostic("WOW7004", { path: args.config, reason: "no such file." })]);
     const listed = loadAcceptList(configPath, display(configPath));
-    const result = diffManifests(previous.manifest, current.manifest, { accept: [...args.accept, ...listed.map((e) => e.key)] });
+    const result = diffManifests(previous.manifest, current.manifest, {
+      accept: [...args.accept, ...listed.map((e) => e.key)],
+      positions: { previous: previous.positions, current: current.positions },
+    });
     // An accept that matches no change is stale (or has a typo in the element): it would silently
     // accept a later change of that element.
     for (const key of result.unmatched) {

@@ -4,18 +4,22 @@
 import { readFileSync, statSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { CliIO } from "./io.js";
+import { commandSpec, unknownOption } from "./commands.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { reasonOf } from "../diagnostics/reason.js";
 import { decodeSource, findSources, type DecodedSource } from "../program/sources.js";
 import { formatFile } from "../format/format-text.js";
+import { DEFAULT_PRINT_WIDTH } from "../format/print-cst.js";
 import { replaceFile } from "../format/replace-file.js";
 
-export const fmtHelp = `wowc fmt [paths…] [--check] — format .wow files in one canonical layout
+export const fmtHelp = `wowc fmt [paths…] [--check] [--print-width N] — format .wow files in one canonical layout
 
-  paths     files or directories (default .); directories are searched for *.wow files
-            (node_modules, hidden directories and generated/ are skipped)
-  --check   write nothing: list the files that are not formatted and exit 1 if there are any
+  paths              files or directories (default .); directories are searched for *.wow files
+                     (node_modules, hidden directories and generated/ are skipped)
+  --check            write nothing: list the files that are not formatted and exit 1 if there are any
+  --print-width N    the column an annotation longer than it is wrapped at: one argument per line,
+                     and a list still too long, one item per line (default ${DEFAULT_PRINT_WIDTH})
 
 Every comment is kept; formatting twice changes nothing; a file with syntax errors, or that is not
 UTF-8, is left as it is. A file is written whole or not at all (a temporary file renamed over it).
@@ -25,14 +29,34 @@ them, 2 usage, or a file that could not be written.
 
 export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise<number> {
   let check = false;
+  let printWidth = DEFAULT_PRINT_WIDTH;
   const paths: string[] = [];
-  for (const arg of argv) {
-    if (arg === "--check") check = true;
+  let operands = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    // `--`: what follows are paths, even ones starting with '-'.
+    if (arg === "--" && !operands) {
+      operands = true;
+      continue;
+    }
+    if (operands) {
+      paths.push(arg);
+      continue;
+    }
+    const width = /^--print-width(?:=(.*))?$/.exec(arg);
+    if (width !== null) {
+      const value = width[1] ?? argv[++i] ?? "";
+      if (!/^[1-9][0-9]*$/.test(value) || Number(value) < 40 || Number(value) > 1000) {
+        io.stderr(`wowc fmt: --print-width takes a whole number from 40 to 1000, not '${value}'.\n`);
+        return 2;
+      }
+      printWidth = Number(value);
+    } else if (arg === "--check") check = true;
     else if (arg === "--help" || arg === "-h") {
       io.stdout(fmtHelp);
       return 0;
     } else if (arg.startsWith("-")) {
-      io.stderr(`wowc fmt: unknown option '${arg}'.\n${fmtHelp}`);
+      io.stderr(`wowc fmt: ${unknownOption(arg, commandSpec("fmt"))}\n${fmtHelp}`);
       return 2;
     } else paths.push(arg);
   }
@@ -66,7 +90,7 @@ export async function runFmtCommand(argv: readonly string[], io: CliIO): Promise
       failed.push(source.invalid); // its text lost the bytes that are not UTF-8: never written back
       continue;
     }
-    const result = formatFile(source.file);
+    const result = formatFile(source.file, { printWidth });
     if (!result.ok) {
       failed.push(...result.diagnostics);
       continue;

@@ -4,6 +4,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { CliIO } from "./io.js";
+import { commandSpec, unknownOption } from "./commands.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { packageFile } from "../package-root.js";
@@ -34,8 +35,22 @@ export async function runInitCommand(argv: readonly string[], io: CliIO): Promis
   let dirArg: string | undefined;
   const flags: Record<string, string> = {};
   let force = false;
+  let operands = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    // `--`: what follows is the directory, even one starting with '-'.
+    if (arg === "--" && !operands) {
+      operands = true;
+      continue;
+    }
+    if (operands) {
+      if (dirArg !== undefined) {
+        io.stderr(`wowc init: one directory, please ('${dirArg}' and '${arg}' given).\n`);
+        return 2;
+      }
+      dirArg = arg;
+      continue;
+    }
     if (arg === "--help" || arg === "-h") {
       io.stdout(initHelp);
       return 0;
@@ -49,7 +64,7 @@ export async function runInitCommand(argv: readonly string[], io: CliIO): Promis
       }
       flags[arg.slice(2)] = value;
     } else if (arg.startsWith("-")) {
-      io.stderr(`wowc init: unknown option '${arg}'.\n${initHelp}`);
+      io.stderr(`wowc init: ${unknownOption(arg, commandSpec("init"))}\n${initHelp}`);
       return 2;
     } else if (dirArg === undefined) dirArg = arg;
     else {

@@ -2,6 +2,7 @@
 // Protocol over stdin and stdout until the client says `exit` (or closes stdin).
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import type { CliIO } from "./io.js";
+import { commandSpec, unknownOption } from "./commands.js";
 import { DEFAULT_DEBOUNCE_MS, startServer } from "../lsp/server.js";
 
 export const lspHelp = `wowc lsp [--stdio] [--debounce <ms>] — the .wow language server (Language Server Protocol over stdio)
@@ -27,6 +28,8 @@ export async function runLspCommand(argv: readonly string[], io: CliIO): Promise
       if (arg === "--clientProcessId") i++;
       continue;
     }
+    // `--` ends the options; the server takes no operand after it.
+    if (arg === "--") continue;
     const option = /^--debounce(?:=(.*))?$/.exec(arg);
     if (option !== null) {
       const value = option[1] ?? argv[++i];
@@ -37,7 +40,7 @@ export async function runLspCommand(argv: readonly string[], io: CliIO): Promise
       debounceMs = Number(value);
       continue;
     }
-    io.stderr(`wowc lsp: unknown option '${arg}'.\n${lspHelp}`);
+    io.stderr(`wowc lsp: ${unknownOption(arg, commandSpec("lsp"))}\n${lspHelp}`);
     return 2;
   }
   const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);

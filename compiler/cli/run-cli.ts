@@ -3,7 +3,7 @@
 // unless WOWC_DEBUG=1). Heavy modules (parser, checker) are imported only when a command needs them.
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
-import { helpText, parseArgs, toolCommands, UsageError, type CliArgs, type Command } from "./args.js";
+import { helpOf, helpText, parseArgs, toolCommands, UsageError, type CliArgs, type Command } from "./args.js";
 import { packageFile } from "../package-root.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { PhaseTiming } from "../program/phases.js";
@@ -26,7 +26,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
     if (args.command !== undefined && toolCommands.has(args.command)) return await runTool(args.command as keyof typeof tools, args.rest, io);
     if (args.help || args.command === undefined) {
-      (args.help ? io.stdout : io.stderr)(helpText);
+      (args.help ? io.stdout : io.stderr)(args.help ? helpOf(args.command) : helpText);
       return args.help ? EXIT_OK : EXIT_USAGE_OR_INTERNAL;
     }
     return await runBuild(args, io);
@@ -60,8 +60,11 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
     warnAsError: args.warnAsError,
     onPhase: io.onPhase,
   });
+  let timings = result.timings;
   if (args.host !== undefined && !result.diagnostics.some((d) => d.severity === "error")) {
+    const hostStarted = performance.now();
     result.diagnostics.push(...(await hostDiagnostics(args, io, root, result.model)));
+    timings = [...timings, { phase: "host", ms: performance.now() - hostStarted }];
   }
   const ms = Math.round(performance.now() - started);
   const errors = result.diagnostics.filter((d) => d.severity === "error");
@@ -70,7 +73,7 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
   const say = json ? io.stderr : io.stdout;
   if (json) io.stdout(formatDiagnostics(result.diagnostics, { format: "json" }));
   else if (result.diagnostics.length > 0) io.stdout(formatDiagnostics(result.diagnostics, { color, displayPath: (path) => relativeToCwd(resolve(root, path), io.cwd) }));
-  if (args.stats) say(formatStats(result.timings));
+  if (args.stats) say(formatStats(timings));
   if (errors.length > 0) {
     if (args.command === "build") say(`Build failed: ${relativeToCwd(result.manifestPath, io.cwd)} was not written.\n`);
     return result.diagnostics.some((d) => d.code === "WOW6003" || d.code === "WOW6005") ? EXIT_USAGE_OR_INTERNAL : EXIT_SOURCE_ERRORS;
@@ -99,12 +102,17 @@ async function runBuild(args: CliArgs, io: CliIO): Promise<number> {
 /** `wowc check --host`: ts-morph is loaded only here. Warnings become errors with --warn-as-error. */
 async function hostDiagnostics(args: CliArgs, io: CliIO, root: string, model: import("../model.js").ProgramModel): Promise<import("../diagnostics/diagnostic.js").Diagnostic[]> {
   const [{ checkHost }, { sortDiagnostics }] = await Promise.all([import("../host-check/host-check.js"), import("../diagnostics/format.js")]);
+  // On a terminal, one line says what the seconds go to, and is cleared when done (never in a pipe or a log).
+  const progress = io.isTTY === true && args.format !== "json";
+  const started = performance.now();
   const found = checkHost({
     root,
     sdkDir: args.out === undefined ? resolve(root, "generated") : resolve(io.cwd, args.out),
     tsconfig: resolve(io.cwd, args.host!),
     model,
+    ...(progress ? { onStep: (step: string) => io.stderr(`\r\x1b[2Kwowc check --host: ${step}… (${((performance.now() - started) / 1000).toFixed(1)} s)`) } : {}),
   });
+  if (progress) io.stderr("\r\x1b[2K");
   return sortDiagnostics(args.warnAsError ? found.map((d) => ({ ...d, severity: "error" as const })) : found);
 }
 
@@ -120,6 +128,7 @@ const tools: Readonly<Record<Exclude<Command, "build" | "check"> | "build --watc
   diff: async () => (await import("./diff-command.js")).runDiffCommand,
   init: async () => (await import("./init-command.js")).runInitCommand,
   lsp: async () => (await import("./lsp-command.js")).runLspCommand,
+  completion: async () => (await import("./completion-command.js")).runCompletionCommand,
   "build --watch": async () => (await import("./watch-command.js")).runWatchCommand,
 };
 

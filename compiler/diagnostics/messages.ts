@@ -332,6 +332,11 @@ export const messages = {
     message: "The cron expression '{expression}' never fires in {zone}: each time it matches falls in a daylight-saving gap, when the clocks skip ahead.",
     hint: "Local times that do not exist are skipped, as in Spring; move the job out of the gap (e.g. 03:00 instead of 02:00), or give it zone = \"UTC\".",
   },
+  WOW4011: {
+    severity: "warning",
+    message: "The cron expression '{expression}' skips {date} {time} in {zone}: that local time falls in a daylight-saving gap, when the clocks skip ahead, so the job does not run then.",
+    hint: "Local times that do not exist are skipped, not moved (as in Spring); move the job out of the gap (e.g. 03:30 instead of 02:30), or give it zone = \"UTC\". `wowc cron \"{expression}\" --zone {zone} --from {from}` lists the fire times around it.",
+  },
   WOW4012: {
     severity: "error",
     message: "'{argument}' of @{annotation} is not a duration: \"{value}\".",

@@ -1,24 +1,30 @@
 // "Did you mean X?": the nearest candidate by edit distance, used by every unknown-name diagnostic.
 
-/** Two rows of the distance table, reused by every call (grown as needed). */
+/** Three rows of the distance table, reused by every call (grown as needed). */
+let beforeRow = new Int32Array(64);
 let previousRow = new Int32Array(64);
 let currentRow = new Int32Array(64);
 
 /**
- * Levenshtein distance of two names already in lower case; stops early once it exceeds `limit`.
- * Allocates nothing: an unknown name is compared with every declared name of its kinds.
+ * Optimal string alignment distance of two names already in lower case (Levenshtein, and two
+ * adjacent characters swapped count as one edit: `buidl` is one from `build`); stops early once it
+ * exceeds `limit`. Allocates nothing: an unknown name is compared with every declared name of its kinds.
  */
 function lowerCaseDistance(s: string, t: string, limit: number): number {
   const m = t.length;
   if (previousRow.length <= m) {
+    beforeRow = new Int32Array(m + 1);
     previousRow = new Int32Array(m + 1);
     currentRow = new Int32Array(m + 1);
   }
+  let before = beforeRow;
   let previous = previousRow;
   let current = currentRow;
   for (let j = 0; j <= m; j++) previous[j] = j;
+  let previousMin = 0;
   for (let i = 1; i <= s.length; i++) {
     const char = s.charCodeAt(i - 1);
+    const last = i > 1 ? s.charCodeAt(i - 2) : -1;
     current[0] = i;
     let rowMin = i;
     for (let j = 1; j <= m; j++) {
@@ -27,13 +33,17 @@ function lowerCaseDistance(s: string, t: string, limit: number): number {
       if (insert < value) value = insert;
       const replace = previous[j - 1]! + (char === t.charCodeAt(j - 1) ? 0 : 1);
       if (replace < value) value = replace;
+      if (j > 1 && char === t.charCodeAt(j - 2) && last === t.charCodeAt(j - 1) && before[j - 2]! + 1 < value) value = before[j - 2]! + 1;
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }
-    if (rowMin > limit) return limit + 1;
-    const swap = previous;
+    // A swap reaches back two rows: stop only when neither this row nor the one before can come back under the limit.
+    if (rowMin > limit && previousMin + 1 > limit) return limit + 1;
+    previousMin = rowMin;
+    const oldest = before;
+    before = previous;
     previous = current;
-    current = swap;
+    current = oldest;
   }
   return previous[m]!;
 }

@@ -2,7 +2,8 @@
 // an added one of the same shape under the same parent are reported as one rename. Inside a removed
 // element nothing more is reported (the one change says it all); a renamed context, aggregate, job
 // or saga is also compared with its old self, so a change inside it is not hidden by the rename.
-// Docs and source lines are not compared.
+// Docs are not compared. Where a change is (`file:line`) comes from each side's positions
+// (`wow-manifest.sources.json`, or a build of the sources), found by the element compared.
 import type {
   Manifest,
   ManifestAggregate,
@@ -17,24 +18,49 @@ import type {
   ManifestTypeRef,
 } from "../manifest/types.js";
 import { snakeCase } from "../manifest/routes.js";
+import { positionsByElement, type ManifestPositions } from "../manifest/positions.js";
 import type { Change } from "./change.js";
 import { rules, type RuleId } from "./rules.js";
 
-type Named = { readonly source?: string };
-type Emit = (rule: RuleId, element: string, message: string, at: Named | undefined, side?: "previous" | "current") => void;
+/** An element of either manifest: where it is declared is looked up by the object itself. */
+type Named = object;
+interface Emit {
+  (rule: RuleId, element: string, message: string, at: Named | undefined, side?: "previous" | "current"): void;
+  /** `file:line` of each element (a copy made while comparing carries its original's). */
+  readonly where: WeakMap<object, string>;
+}
+
+/** Where each side's elements are declared, by JSON pointer (`wow-manifest.sources.json`). */
+export interface SidePositions {
+  readonly previous?: ManifestPositions | undefined;
+  readonly current?: ManifestPositions | undefined;
+}
 
 /** Every change from `previous` to `current`, unsorted and not yet accepted. */
-export function compareManifests(previous: Manifest, current: Manifest): Change[] {
+export function compareManifests(previous: Manifest, current: Manifest, positions: SidePositions = {}): Change[] {
   const changes: Change[] = [];
   let context = "";
-  const emit: Emit = (rule, element, message, at, side = "current") => {
-    changes.push({ rule, category: rules[rule].category, context, element, message, ...(at?.source === undefined ? {} : { source: at.source }), side, accepted: false });
-  };
-  const contextSource = (c: ManifestContext): Named => (c.sources[0] === undefined ? {} : { source: `${c.sources[0]}:1` });
+  const where = new WeakMap<object, string>();
+  for (const [manifest, side] of [[previous, positions.previous], [current, positions.current]] as const) {
+    if (side === undefined) continue;
+    const found = positionsByElement(manifest, side);
+    for (const element of allObjects(manifest)) {
+      const at = found.get(element);
+      if (at !== undefined) where.set(element, at);
+    }
+  }
+  const emit: Emit = Object.assign(
+    (rule: RuleId, element: string, message: string, at: Named | undefined, side: "previous" | "current" = "current") => {
+      const source = at === undefined ? undefined : where.get(at);
+      changes.push({ rule, category: rules[rule].category, context, element, message, ...(source === undefined ? {} : { source }), side, accepted: false });
+    },
+    { where },
+  );
+  const contextSource = (c: ManifestContext): Named => c;
   // A renamed context is compared with its old self under the new name: the qualified names and
   // routes the rename itself changes (here and in other contexts) are not reported again.
   const contextRenames = new Map(pairRecords(previous.contexts, current.contexts, sameContextShape).renamed.map(([a, b]) => [a.name, b.name]));
-  const before = contextRenames.size === 0 ? previous.contexts : renameContexts(previous.contexts, contextRenames);
+  const before = contextRenames.size === 0 ? previous.contexts : renameContexts(previous.contexts, contextRenames, where);
   const old = (c: ManifestContext) => before[c.name]!;
   // Types carried by a command or an event, in either version (under the new context names).
   const wire = new Set([...wireTypes(before), ...wireTypes(current.contexts)]);
@@ -98,7 +124,7 @@ function matchRecords<T>(a: Readonly<Record<string, T>>, b: Readonly<Record<stri
  * `/new/tenant/…`) in every qualified name, key and route: what they would be after the rename
  * alone. The records stay keyed by their old context names.
  */
-function renameContexts(contexts: Readonly<Record<string, ManifestContext>>, renames: ReadonlyMap<string, string>): Readonly<Record<string, ManifestContext>> {
+function renameContexts(contexts: Readonly<Record<string, ManifestContext>>, renames: ReadonlyMap<string, string>, where: WeakMap<object, string>): Readonly<Record<string, ManifestContext>> {
   const rename = (s: string): string => {
     for (const [from, to] of renames) {
       if (s.startsWith(`${from}.`)) return `${to}${s.slice(from.length)}`;
@@ -110,19 +136,35 @@ function renameContexts(contexts: Readonly<Record<string, ManifestContext>>, ren
     if (typeof value === "string") return rename(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value === null || typeof value !== "object") return value;
-    // Source paths (`shop.wow:3`) and docs are text, not names.
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), k === "source" || k === "sources" || k === "doc" || k === "stateDoc" ? v : walk(v)]));
+    // Docs are text, not names.
+    const copy = Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), k === "doc" || k === "stateDoc" ? v : walk(v)]));
+    return carry(where, value, copy);
   };
   return Object.fromEntries(Object.entries(contexts).map(([name, c]) => [name, walk(c) as ManifestContext]));
 }
 
 /** An aggregate's commands with the routes they would have after a rename of the aggregate alone. */
-function renameAggregate(a: ManifestAggregate, to: string): ManifestAggregate {
+function renameAggregate(a: ManifestAggregate, to: string, where: WeakMap<object, string>): ManifestAggregate {
   const from = `/tenant/{tenantId}/${snakeCase(a.name)}/`;
   const commands = Object.fromEntries(
-    Object.entries(a.commands).map(([k, c]) => [k, { ...c, route: { ...c.route, path: c.route.path.replace(from, `/tenant/{tenantId}/${snakeCase(to)}/`) } }]),
+    Object.entries(a.commands).map(([k, c]) => [k, carry(where, c, { ...c, route: { ...c.route, path: c.route.path.replace(from, `/tenant/{tenantId}/${snakeCase(to)}/`) } })]),
   );
-  return { ...a, commands };
+  return carry(where, a, { ...a, commands });
+}
+
+/** `copy`, with the position of `original`. */
+function carry<T extends object>(where: WeakMap<object, string>, original: object, copy: T): T {
+  const at = where.get(original);
+  if (at !== undefined) where.set(copy, at);
+  return copy;
+}
+
+/** Every object in a manifest. */
+function allObjects(value: unknown, out: object[] = []): object[] {
+  if (value === null || typeof value !== "object") return out;
+  out.push(value);
+  for (const item of Array.isArray(value) ? value : Object.values(value)) allObjects(item, out);
+  return out;
 }
 
 const keys = (record: Readonly<Record<string, unknown>>) => Object.keys(record).sort().join(",");
@@ -163,7 +205,7 @@ function compareContext(a: ManifestContext, b: ManifestContext, emit: Emit, wire
     removed: (x) => emit("AGGREGATE_NO_DELETE", q(x.name), `Aggregate ${x.name} was removed.`, x, "previous"),
     renamed: (x, y) => {
       emit("AGGREGATE_NO_RENAME", q(x.name), `Aggregate ${x.name} was renamed to ${y.name}.`, y);
-      compareAggregate(q(y.name), renameAggregate(x, y.name), y, emit);
+      compareAggregate(q(y.name), renameAggregate(x, y.name, emit.where), y, emit);
     },
     added: (y) => emit("AGGREGATE_ADDED", q(y.name), `Aggregate ${y.name} was added.`, y),
     both: (x, y) => compareAggregate(q(y.name), x, y, emit),
@@ -270,15 +312,15 @@ interface HandlerLike {
   readonly schedules?: ReadonlyArray<{ readonly command: string }>;
   readonly services: readonly ManifestServiceParameter[];
   readonly blocking: boolean;
-  readonly source: string;
 }
 
-function compareHandlerCommon(element: string, what: string, a: HandlerLike, b: HandlerLike, emit: Emit): void {
+/** `at`: the element the changes are reported at (default `b`). */
+function compareHandlerCommon(element: string, what: string, a: HandlerLike, b: HandlerLike, emit: Emit, at: Named = b): void {
   const schedules = (h: HandlerLike) => (h.schedules ?? []).map((s) => s.command);
-  if (!sameList(schedules(a), schedules(b))) emit("SCHEDULES_CHANGED", element, `${what} schedules ${list(schedules(b))} (was ${list(schedules(a))}).`, b);
+  if (!sameList(schedules(a), schedules(b))) emit("SCHEDULES_CHANGED", element, `${what} schedules ${list(schedules(b))} (was ${list(schedules(a))}).`, at);
   const services = (h: HandlerLike) => h.services.map((s) => `${s.name}: ${s.service}`);
-  if (!sameList(services(a), services(b))) emit("HANDLER_SERVICES_CHANGED", element, `${what} asks for ${list(services(b))} (was ${list(services(a))}).`, b);
-  if (a.blocking !== b.blocking) emit("HANDLER_BLOCKING_CHANGED", element, `${what} is ${b.blocking ? "now" : "no longer"} @Blocking.`, b);
+  if (!sameList(services(a), services(b))) emit("HANDLER_SERVICES_CHANGED", element, `${what} asks for ${list(services(b))} (was ${list(services(a))}).`, at);
+  if (a.blocking !== b.blocking) emit("HANDLER_BLOCKING_CHANGED", element, `${what} is ${b.blocking ? "now" : "no longer"} @Blocking.`, at);
 }
 
 function compareSaga(element: string, a: ManifestSaga, b: ManifestSaga, emit: Emit): void {
@@ -318,7 +360,7 @@ function compareJob(element: string, a: ManifestJob, b: ManifestJob, emit: Emit)
     emit("JOB_SCOPE_CHANGED", element, `${job} scope is ${scope(b)} (was ${scope(a)}).`, b);
   }
   if (!sameList(a.commands, b.commands)) emit("JOB_COMMANDS_CHANGED", element, `${job} sends ${list(b.commands)} (was ${list(a.commands)}).`, b);
-  compareHandlerCommon(element, job, { ...a, schedules: [] }, { ...b, schedules: [] }, emit);
+  compareHandlerCommon(element, job, { ...a, schedules: [] }, { ...b, schedules: [] }, emit, b);
   const runs = (j: ManifestJob) => `overlap ${j.overlap ?? "BUFFER_ALL"}, timeout ${j.timeout ?? "none"}, jitter ${j.jitter ?? "none"}`;
   if (runs(a) !== runs(b)) emit("JOB_RUNS_CHANGED", element, `${job} runs with ${runs(b)} (was ${runs(a)}).`, b);
   compareRetry(element, job, a.retry, b.retry, emit, b);

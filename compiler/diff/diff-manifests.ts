@@ -2,12 +2,14 @@
 // accepted ones marked. Order: breaking, behaviour, safe; then context, element and rule.
 import type { Manifest } from "../manifest/types.js";
 import { acceptKey, type Change } from "./change.js";
-import { compareManifests } from "./compare.js";
+import { compareManifests, type SidePositions } from "./compare.js";
 import { categoryOrder } from "./rules.js";
 
 export interface DiffOptions {
   /** `RULE:element` keys (or `RULE:*`) of breaking changes a team has approved. */
   readonly accept?: readonly string[];
+  /** Where each side's elements are declared: the changes' `source`. */
+  readonly positions?: SidePositions;
 }
 
 export interface DiffResult {
@@ -20,7 +22,7 @@ export interface DiffResult {
 
 export function diffManifests(previous: Manifest, current: Manifest, options: DiffOptions = {}): DiffResult {
   const accepted = new Set(options.accept ?? []);
-  const changes = compareManifests(previous, current)
+  const changes = compareManifests(previous, current, options.positions)
     .map((c) => (accepted.has(acceptKey(c)) || accepted.has(`${c.rule}:*`) ? { ...c, accepted: true } : c))
     .sort(
       (a, b) =>

@@ -4,8 +4,9 @@
 import { execFileSync } from "node:child_process";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { readFileSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, posix, resolve } from "node:path";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { parseSourcesFile, SOURCES_FILE_NAME, type ManifestPositions, type SourcesFile } from "../manifest/positions.js";
 import { MANIFEST_FILE_NAME, MANIFEST_VERSION, type Manifest } from "../manifest/types.js";
 import { packageFile } from "../package-root.js";
 import { build } from "../program/build.js";
@@ -30,6 +31,8 @@ export interface LoadedManifest {
   readonly sourceRoot: string;
   /** How it was obtained, for the report: `generated/wow-manifest.json at main`. */
   readonly origin: string;
+  /** Where its elements are declared, when known (`wow-manifest.sources.json`, or the sources built). */
+  readonly positions?: ManifestPositions;
 }
 
 /** The default place of the manifest under a build root. */
@@ -78,8 +81,22 @@ export function loadPath(path: string, label = path): LoadedManifest {
     return fail(createDiagnostic("WOW7001", { input: label, reason: "no such file or directory." }));
   }
   if (directory) return buildDirectory(path, label);
+  const manifest = parseManifest(readFileSync(path, "utf8"), label);
+  // The positions beside it name the build root (which `--out` may have put anywhere).
+  const sources = readSources(join(dirname(path), SOURCES_FILE_NAME));
+  if (sources !== undefined) return { manifest, sourceRoot: resolve(dirname(path), sources.root), origin: label, positions: sources.positions };
   const root = basename(dirname(path)) === "generated" ? dirname(dirname(path)) : dirname(path);
-  return { manifest: parseManifest(readFileSync(path, "utf8"), label), sourceRoot: root, origin: label };
+  return { manifest, sourceRoot: root, origin: label };
+}
+
+function readSources(path: string): SourcesFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  return parseSourcesFile(text);
 }
 
 /** A fresh build of the sources under `dir` (nothing written). */
@@ -88,7 +105,7 @@ export function buildDirectory(dir: string, label = dir): LoadedManifest {
   if (result.manifest === undefined) {
     return fail(...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources under '${label}'` }));
   }
-  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources under ${label}` };
+  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources under ${label}`, ...(result.positions === undefined ? {} : { positions: result.positions }) };
 }
 
 function git(dir: string, args: readonly string[]): string {
@@ -106,26 +123,52 @@ export function loadRevision(dir: string, ref: string, manifestPath = DEFAULT_MA
   } catch {
     fail(createDiagnostic("WOW7002", { ref, dir }));
   }
+  let committed: LoadedManifest | undefined;
   try {
     const text = git(dir, ["show", `${ref}:./${manifestPath}`]);
-    return { manifest: parseManifest(text, `${manifestPath} at ${ref}`), sourceRoot: dir, origin: `${manifestPath} at ${ref}` };
+    committed = { manifest: parseManifest(text, `${manifestPath} at ${ref}`), sourceRoot: dir, origin: `${manifestPath} at ${ref}` };
   } catch (error) {
     if (error instanceof DiffInputError) throw error;
   }
+  if (committed !== undefined) {
+    // Its positions: the sources file committed beside it, else those of the sources at `ref`.
+    const beside = posix.join(posix.dirname(manifestPath), SOURCES_FILE_NAME);
+    let sources: SourcesFile | undefined;
+    try {
+      sources = parseSourcesFile(git(dir, ["show", `${ref}:./${beside}`]));
+    } catch {
+      sources = undefined;
+    }
+    if (sources !== undefined) return { ...committed, sourceRoot: resolve(dir, posix.dirname(manifestPath), sources.root), positions: sources.positions };
+    const positions = revisionSources(dir, ref, manifestPath, true)?.positions;
+    return positions === undefined ? committed : { ...committed, positions };
+  }
+  return revisionSources(dir, ref, manifestPath, false)!;
+}
+
+/**
+ * The sources of `dir` at `ref`, compiled. `quiet`: only for positions, so no error: undefined when
+ * they do not compile.
+ */
+function revisionSources(dir: string, ref: string, manifestPath: string, quiet: boolean): LoadedManifest | undefined {
   // `-z`: names as they are, NUL-terminated (without it git quotes non-ASCII names: "caf\303\251.wow").
   const paths = git(dir, ["ls-tree", "-r", "-z", "--name-only", ref, "."])
     .split("\0")
     .filter((p) => p.endsWith(".wow") && !p.split("/").some((part) => part === "node_modules" || part.startsWith(".")));
-  if (paths.length === 0) fail(createDiagnostic("WOW7001", { input: `${dir} at ${ref}`, reason: `it has neither ${manifestPath} nor .wow files there.` }));
+  if (paths.length === 0) {
+    if (quiet) return undefined;
+    fail(createDiagnostic("WOW7001", { input: `${dir} at ${ref}`, reason: `it has neither ${manifestPath} nor .wow files there.` }));
+  }
   // Bytes, decoded as a build decodes a file: a source that is not UTF-8 is WOW6004, not compiled
   // from a lossy text.
   const decoded = paths.map((path) => decodeSource(path, gitBytes(dir, ["show", `${ref}:./${path}`])));
   const invalid = decoded.flatMap((source) => source.invalid ?? []);
   const result = compileSources(decoded.map((source) => source.file));
   if (result.manifest === undefined || invalid.length > 0) {
+    if (quiet) return undefined;
     return fail(...invalid, ...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources of '${dir}' at ${ref}` }));
   }
-  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources at ${ref}` };
+  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources at ${ref}`, ...(result.positions === undefined ? {} : { positions: result.positions }) };
 }
 
 /** One entry of `wowc.diff.json`, with where it is written (`wowc.diff.json:3`) for messages. */

@@ -4,7 +4,8 @@ import type { CommandSymbol, EventSymbol } from "../binder/symbols.js";
 import type { JsonSchema } from "../manifest/body-schema.js";
 import type { AggregateModel, CommandModel, EventModel, RetryModel, ScheduledCommand } from "../model.js";
 import { docComment, identifier, jsonLiteral, methodKey, propertyAccess, stringArray, stringLiteral } from "./escape.js";
-import { fieldViews, parameterViews, type FieldView, type ParameterView } from "./field-view.js";
+import { factoryView, fieldViews, type FieldView } from "./field-view.js";
+import { declaredWhere } from "./declared-view.js";
 import { aggregatesFile, type Imports } from "./imports.js";
 import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
 
@@ -33,6 +34,9 @@ export interface CommandHandlerView {
   readonly produces: string;
   readonly ownSchedules: string;
   readonly foreignSchedules: string;
+  /** The declarations named by type errors: `"produces = [OrderPaid] of on PayOrder"`, `"schedules = [] of on PayOrder"`. */
+  readonly producesWhere: string;
+  readonly schedulesWhere: string;
   readonly services: readonly ServiceView[];
   readonly hasServices: boolean;
   /**
@@ -103,7 +107,7 @@ export function aggregateView(context: string, aggregate: AggregateModel, import
 }
 
 function messageView(context: string, message: CommandModel | EventModel, kind: "Command" | "Event", imports: Imports): MessageView {
-  const params: ParameterView[] = parameterViews(message.fields, imports);
+  const factory = factoryView(identifier(message.name), message.fields);
   return {
     doc: docComment(message.decl.doc),
     name: identifier(message.name),
@@ -111,8 +115,8 @@ function messageView(context: string, message: CommandModel | EventModel, kind: 
     type: stringLiteral(`${context}.${message.name}`),
     fields: fieldViews(message.fields, imports, "  "),
     hasFields: message.fields.length > 0,
-    parameters: params.map((p) => p.declaration).join(", "),
-    body: params.length === 0 ? "{}" : `{ ${params.map((p) => p.entry).join(", ")} }`,
+    parameters: factory.parameters,
+    body: factory.body,
     kind,
   };
 }
@@ -146,6 +150,8 @@ function handlerView(
     produces: unionOf(handler.produces.map(eventType)),
     ownSchedules: union(handler.schedules.filter((s) => !s.targetRequired)),
     foreignSchedules: union(handler.schedules.filter((s) => s.targetRequired)),
+    producesWhere: declaredWhere(context, "produces", handler.produces, `on ${command.name}`),
+    schedulesWhere: declaredWhere(context, "schedules", handler.schedules.map((s) => s.command), `on ${command.name}`),
     services,
     hasServices: services.length > 0,
     registration,

@@ -2,7 +2,7 @@
 // friendly TypeScript: int, long and decimal → number; instant → number (epoch milliseconds);
 // duration → number (milliseconds); arrays are readonly.
 import type { FieldModel, FieldType } from "../model.js";
-import { docComment, identifier, propertyKey } from "./escape.js";
+import { docComment, propertyAccess, propertyKey } from "./escape.js";
 import { typesFile, type Imports } from "./imports.js";
 
 const builtins: Readonly<Record<string, string>> = {
@@ -25,13 +25,15 @@ export interface FieldView {
   readonly doc: string;
 }
 
-/** A factory parameter: `productId: string`, `class$: string`, `paidAt?: number`. */
-export interface ParameterView {
-  readonly declaration: string;
-  /** The body entry: `productId` (shorthand) or `class: class$`. */
-  readonly entry: string;
+/**
+ * A factory's parameter and body: fields by name, so two of one type cannot swap
+ * (`PayOrder({ amount })`). `$fields: PayOrder` (`$fields: PayOrder = {}` when every field is optional),
+ * none for a message without fields; the body copies each declared field, and no other property.
+ */
+export interface FactoryView {
+  readonly parameters: string;
+  readonly body: string;
 }
-
 export function tsType(type: FieldType, imports: Imports): string {
   const element = type.kind === "builtin" ? builtins[type.name] ?? "unknown" : type.kind === "unresolved" ? "unknown" : named(type.name, imports);
   return type.array ? `readonly ${element}[]` : element;
@@ -51,14 +53,10 @@ export function fieldViews(fields: readonly FieldModel[], imports: Imports, inde
   }));
 }
 
-/** Positional factory parameters in field order; an optional field is `?` only when no required one follows. */
-export function parameterViews(fields: readonly FieldModel[], imports: Imports): ParameterView[] {
-  const lastRequired = fields.reduce((last, field, i) => (field.type.optional ? last : i), -1);
-  return fields.map((field, i) => {
-    const name = identifier(field.name);
-    const type = tsType(field.type, imports);
-    const declaration = !field.type.optional ? `${name}: ${type}` : i > lastRequired ? `${name}?: ${type}` : `${name}: ${type} | undefined`;
-    const key = propertyKey(field.name);
-    return { declaration, entry: key === name ? name : `${key}: ${name}` };
-  });
+export function factoryView(typeName: string, fields: readonly FieldModel[]): FactoryView {
+  if (fields.length === 0) return { parameters: "", body: "{}" };
+  const optional = fields.every((field) => field.type.optional);
+  // `$fields`: a `.wow` name has no `$`, so no message or field name can shadow it.
+  const entries = fields.map((field) => `${propertyKey(field.name)}: ${propertyAccess("$fields", field.name)}`);
+  return { parameters: `$fields: ${typeName}${optional ? " = {}" : ""}`, body: `{ ${entries.join(", ")} }` };
 }

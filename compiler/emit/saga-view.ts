@@ -5,6 +5,7 @@ import type { JobModel, SagaModel, ServiceParameter } from "../model.js";
 import { retryLiteral, serviceTypeParameter, unionOf } from "./aggregate-view.js";
 import { configKeyExpression } from "./config-view.js";
 import { docComment, identifier, methodKey, propertyAccess, stringArray, stringLiteral } from "./escape.js";
+import { declaredWhere, writtenName } from "./declared-view.js";
 import { aggregatesFile, type Imports } from "./imports.js";
 import { serviceTypeViews, serviceViews, type ServiceView } from "./service-view.js";
 
@@ -29,6 +30,9 @@ export interface SagaEventHandlerView extends SagaFunctionView {
   readonly schedules: string;
   readonly commandTypes: string;
   readonly scheduleTypes: string;
+  /** The declarations named by type errors: `"commands = [ReserveStock] of on eshop-order.OrderCreated"`. */
+  readonly commandsWhere: string;
+  readonly schedulesWhere: string;
 }
 
 export interface SagaRejectionView extends SagaFunctionView {
@@ -45,6 +49,8 @@ export interface JobView extends SagaFunctionView {
   readonly misfire: string;
   readonly commands: string;
   readonly commandTypes: string;
+  /** The declaration named by type errors: `"commands = [ReceiveStock] of job receiveDeliveries"`. */
+  readonly commandsWhere: string;
   /** Its key under `wow.schedules`, read from config.ts: `$jobConfigKeys["eshop-inventory"]["receive-deliveries"]`. */
   readonly configKey: string;
   /** A readable summary for the TSDoc: `@OnSchedule(name = …, cron = …)`. */
@@ -104,6 +110,8 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
       schedules: unionOf(h.schedules.map((s) => commandOf(s.command))),
       commandTypes: stringArray(h.commands.map((c) => c.qualifiedName)),
       scheduleTypes: stringArray(h.schedules.map((s) => s.command.qualifiedName)),
+      commandsWhere: declaredWhere(context, "commands", h.commands, `on ${writtenName(context, h.event)}`),
+      schedulesWhere: declaredWhere(context, "schedules", h.schedules.map((s) => s.command), `on ${writtenName(context, h.event)}`),
     })),
     rejectionHandlers: saga.rejectionHandlers.map((h) => ({
       ...fn(h.function, h.decl.doc, h.services, h.blocking),
@@ -130,6 +138,7 @@ function jobView(context: string, job: JobModel, base: SagaFunctionView, command
     misfire: stringLiteral(job.misfire),
     commands: unionOf(job.commands.map(commandOf)),
     commandTypes: stringArray(job.commands.map((c) => c.qualifiedName)),
+    commandsWhere: declaredWhere(context, "commands", job.commands, `job ${job.function}`),
     configKey: configKeyExpression(context, job.name),
     summary,
     policyEntries: [

@@ -7,7 +7,7 @@ import type HandlebarsModule from "handlebars";
 import { packageFile } from "../package-root.js";
 import { compileTemplate } from "./template-compiler.js";
 
-export type TemplateName = "sdk" | "types" | "aggregates" | "sagas" | "context-index" | "index" | "config";
+export type TemplateName = "sdk" | "types" | "aggregates" | "sagas" | "context-index" | "index" | "config" | "client";
 
 const compiled = new Map<TemplateName, (view: object) => string>();
 let handlebars: typeof HandlebarsModule | undefined;

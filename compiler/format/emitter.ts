@@ -128,6 +128,11 @@ export class Emitter {
     this.depth++;
   }
 
+  /** The indentation level the current line is (or the next one will be) written at. */
+  indentation(): number {
+    return this.line === "" ? this.depth : this.lineIndent;
+  }
+
   dedent(): void {
     this.depth--;
   }

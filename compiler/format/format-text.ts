@@ -18,14 +18,19 @@ export type FormatResult =
   | { readonly ok: true; readonly text: string; readonly changed: boolean }
   | { readonly ok: false; readonly diagnostics: Diagnostic[] };
 
+export interface FormatOptions {
+  /** The column long annotations are wrapped at (default 100). */
+  readonly printWidth?: number;
+}
+
 /** Formats `file`; with syntax errors, returns them and no text. */
-export function formatFile(file: SourceFile): FormatResult {
+export function formatFile(file: SourceFile, options: FormatOptions = {}): FormatResult {
   const lexed = lexFile(file);
   const { diagnostics } = parseTokens(file, lexed);
   if (diagnostics.some((d) => d.severity === "error")) return { ok: false, diagnostics };
   const cst = parseCst(lexed.tokens);
   const out = new Emitter(file.text, lexed.comments);
-  new CstPrinter(out, file.text).file(cst);
+  new CstPrinter(out, file.text, options.printWidth).file(cst);
   // A byte order mark at the start stays, as Prettier keeps it: editors that write one expect to find it.
   const text = (file.text.startsWith(BOM) ? BOM : "") + out.finish();
   assertSameContent(file, lexed.tokens, lexed.comments, text);
@@ -33,8 +38,8 @@ export function formatFile(file: SourceFile): FormatResult {
 }
 
 /** Formats source text (tests, editors); throws on syntax errors. */
-export function formatText(text: string, path = "input.wow"): string {
-  const result = formatFile({ path, text });
+export function formatText(text: string, path = "input.wow", options: FormatOptions = {}): string {
+  const result = formatFile({ path, text }, options);
   if (!result.ok) throw new Error(`${path} has syntax errors: ${result.diagnostics.map((d) => `${d.code} ${d.message}`).join("; ")}`);
   return result.text;
 }

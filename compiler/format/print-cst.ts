@@ -4,7 +4,9 @@
 //
 // Layout: two spaces of indentation; one declaration, member, annotation or (in a multi-line block)
 // field per line; `{ a: T, b: U }` stays on one line when it was written on one line and holds no
-// comment; argument, parameter and list parentheses stay on one line unless a comment is inside.
+// comment; argument, parameter and list parentheses stay on one line unless a comment is inside,
+// except an annotation longer than the print width: one argument per line, and a list argument that
+// is still too long, one item per line.
 import type { IToken } from "chevrotain";
 import type { Emitter } from "./emitter.js";
 import { node as sub } from "../parse/cst-access.js";
@@ -15,10 +17,16 @@ function tok(node: CstNode, key: string, index = 0): IToken | undefined {
   return element !== undefined && isToken(element) ? element : undefined;
 }
 
+/** The default print width: the column an annotation's arguments are wrapped at. */
+export const DEFAULT_PRINT_WIDTH = 100;
+
+const INDENT_WIDTH = 2;
+
 export class CstPrinter {
   constructor(
     private readonly out: Emitter,
     private readonly text: string,
+    private readonly printWidth = DEFAULT_PRINT_WIDTH,
   ) {}
 
   file(node: CstNode): void {
@@ -163,19 +171,32 @@ export class CstPrinter {
     this.out.token(tok(node, "At")!, false);
     this.out.token(tok(node, "Name")!, false);
     if (tok(node, "LParen") === undefined) return;
-    this.sequence(node, "LParen", "RParen", childNodes(node, "annotationArgument"), (argument) => {
-      this.out.token(tok(argument, "Name")!, true);
-      this.out.token(tok(argument, "Equals")!, true);
-      this.value(sub(argument, "annotationValue")!);
-    });
+    const column = this.out.indentation() * INDENT_WIDTH;
+    const wrap = column + flatAnnotation(node).length > this.printWidth;
+    const argumentColumn = column + INDENT_WIDTH;
+    this.sequence(
+      node,
+      "LParen",
+      "RParen",
+      childNodes(node, "annotationArgument"),
+      (argument) => {
+        this.out.token(tok(argument, "Name")!, true);
+        this.out.token(tok(argument, "Equals")!, true);
+        // A wrapped annotation's argument still too long (with its comma): its list, one item per line.
+        const tooLong = wrap && argumentColumn + flatArgument(argument).length + 1 > this.printWidth;
+        this.value(sub(argument, "annotationValue")!, tooLong);
+      },
+      false,
+      wrap,
+    );
   }
 
-  private value(node: CstNode): void {
+  private value(node: CstNode, wrap = false): void {
     const name = sub(node, "qualifiedName");
     if (name !== undefined) return this.qualifiedName(name, true);
     const list = sub(node, "listValue");
     if (list !== undefined) {
-      return this.sequence(list, "LBracket", "RBracket", childNodes(list, "annotationValue"), (item) => this.value(item), true);
+      return this.sequence(list, "LBracket", "RBracket", childNodes(list, "annotationValue"), (item) => this.value(item), true, wrap);
     }
     for (const key of ["StringLiteral", "NumberLiteral", "True", "False"]) {
       const t = tok(node, key);
@@ -183,13 +204,13 @@ export class CstPrinter {
     }
   }
 
-  /** `(a, b)` / `[a, b]` right after the previous token, on one line unless a comment is inside. */
-  private sequence(node: CstNode, openKey: string, closeKey: string, items: CstNode[], print: (item: CstNode) => void, spaceBefore = false): void {
+  /** `(a, b)` / `[a, b]` right after the previous token, on one line unless a comment is inside (or `wrap`). */
+  private sequence(node: CstNode, openKey: string, closeKey: string, items: CstNode[], print: (item: CstNode) => void, spaceBefore = false, wrap = false): void {
     const open = tok(node, openKey)!;
     const close = tok(node, closeKey)!;
     this.out.token(open, spaceBefore);
     this.out.opened();
-    if (!this.out.hasCommentIn(open.startOffset, close.startOffset)) {
+    if (!(wrap && items.length > 0) && !this.out.hasCommentIn(open.startOffset, close.startOffset)) {
       items.forEach((item, index) => {
         if (index > 0) this.out.synthetic(",", false);
         this.withoutLeadingSpace(index === 0, () => print(item));
@@ -213,4 +234,29 @@ export class CstPrinter {
     if (first) this.out.suppressNextSpace();
     print();
   }
+}
+
+/** An annotation as one line would show it: `@OnCommand(produces = [A, B], schedules = [C])`. */
+function flatAnnotation(node: CstNode): string {
+  const args = childNodes(node, "annotationArgument").map(flatArgument);
+  return `@${tok(node, "Name")!.image}(${args.join(", ")})`;
+}
+
+function flatArgument(node: CstNode): string {
+  return `${tok(node, "Name")!.image} = ${flatValue(sub(node, "annotationValue")!)}`;
+}
+
+function flatValue(node: CstNode): string {
+  const name = sub(node, "qualifiedName");
+  if (name !== undefined) {
+    const second = tok(name, "Name", 1);
+    return second === undefined ? tok(name, "Name")!.image : `${tok(name, "Name")!.image}.${second.image}`;
+  }
+  const list = sub(node, "listValue");
+  if (list !== undefined) return `[${childNodes(list, "annotationValue").map(flatValue).join(", ")}]`;
+  for (const key of ["StringLiteral", "NumberLiteral", "True", "False"]) {
+    const t = tok(node, key);
+    if (t !== undefined) return t.image;
+  }
+  return "";
 }

@@ -25,6 +25,8 @@ export interface HostCheckOptions {
   readonly tsconfig: string;
   /** The checked program the SDK was generated from. */
   readonly model: ProgramModel;
+  /** Told as each step starts (the CLI's progress line on a terminal): the reading of the project takes seconds. */
+  readonly onStep?: (step: string) => void;
 }
 
 export function checkHost(options: HostCheckOptions): Diagnostic[] {
@@ -34,17 +36,20 @@ export function checkHost(options: HostCheckOptions): Diagnostic[] {
   const shown = displayPath(root, tsconfig);
   if (!existsSync(tsconfig)) return [createDiagnostic("WOW5006", { path: shown, reason: "no such file." })];
   let project: Project;
+  options.onStep?.(`reading the TypeScript project ${shown}`);
   try {
     project = new Project({ tsConfigFilePath: tsconfig });
   } catch (error) {
     return [createDiagnostic("WOW5006", { path: shown, reason: reasonOf(error) })];
   }
   const owners = declarationsOf(options.model);
+  options.onStep?.("finding the define… calls of the generated SDK");
   const implementations = findImplementations(project, owners, sdkDir);
   if (implementations.length === 0) {
     const example = owners[0] === undefined ? "defineOrder" : `define${owners[0].name}`;
     return [createDiagnostic("WOW5007", { path: shown, sdk: displayPath(root, sdkDir), example })];
   }
+  options.onStep?.(`checking ${implementations.length} implementation${implementations.length === 1 ? "" : "s"} against the declarations`);
   return new HostChecker(new HostLocations(root), sdkDir).check(owners, implementations);
 }
 

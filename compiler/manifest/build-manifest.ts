@@ -1,6 +1,8 @@
 // The manifest: a plain-data view of the checked program. Built only from an error-free model.
 // Every object's keys are written in sorted order, as the canonical JSON prints them, so that
 // canonicalJson has nothing to reorder (it would, at a cost, for a key out of order).
+// It holds no source positions (a comment line would move them all): where each element is declared
+// goes to the positions record instead, keyed by the element's JSON pointer in the manifest.
 import type { Location } from "../ast.js";
 import { positionOf } from "../diagnostics/line-map.js";
 import {
@@ -28,8 +30,11 @@ import {
   type ManifestSaga,
   type ManifestSchedule,
   type ManifestServiceParameter,
-  type ManifestSource,
 } from "./types.js";
+import { pointer, type ManifestPositions } from "./positions.js";
+
+/** Records where an element is declared, by its pointer in the manifest. */
+type At = (path: string, loc: Location) => void;
 
 /** The manifest around its contexts' fragments (the watcher keeps each fragment with its context's model). */
 export function manifestOf(contexts: readonly ManifestContext[]): Manifest {
@@ -40,34 +45,50 @@ export function manifestOf(contexts: readonly ManifestContext[]): Manifest {
   };
 }
 
-/** One context's part of the manifest: it depends on that context's model alone. */
-export function manifestContext(context: ContextModel): ManifestContext {
+/**
+ * One context's part of the manifest: it depends on that context's model alone. With `positions`,
+ * where each of its elements is declared is recorded there (the context itself at its first file).
+ */
+export function manifestContext(context: ContextModel, positions?: ManifestPositions): ManifestContext {
   const q = (name: string) => `${context.name}.${name}`;
+  const base = pointer("contexts", context.name);
+  const at: At = positions === undefined ? () => undefined : (path, loc) => (positions[path] = sourceOf(loc));
+  const first = [...context.files].sort()[0];
+  if (positions !== undefined && first !== undefined) positions[base] = `${first}:1`;
   const jobs = context.sagas.flatMap((saga) => saga.jobs);
   return {
-    aggregates: byName(context.aggregates.map((a) => aggregateOf(context.name, a))),
+    aggregates: byName(context.aggregates.map((a) => aggregateOf(context.name, a, pointer(base, "aggregates", a.name), at))),
     ...doc(context.docs.length === 0 ? undefined : context.docs.join("\n\n")),
     enums: byName(
-      context.enums.map((e) => ({
-        ...doc(e.doc),
-        name: e.name.text,
-        qualifiedName: q(e.name.text),
-        source: sourceOf(e.loc),
-        values: e.members.map((m) => ({ ...doc(m.doc), name: m.name.text, source: sourceOf(m.loc) })),
-      })),
+      context.enums.map((e) => {
+        const path = pointer(base, "enums", e.name.text);
+        at(path, e.loc);
+        return {
+          ...doc(e.doc),
+          name: e.name.text,
+          qualifiedName: q(e.name.text),
+          values: e.members.map((m, i) => (at(pointer(path, "values", String(i)), m.loc), { ...doc(m.doc), name: m.name.text })),
+        };
+      }),
     ),
-    jobs: byName(jobs.map(jobOf)),
+    jobs: byName(jobs.map((j) => jobOf(j, pointer(base, "jobs", j.name), at))),
     name: context.name,
-    sagas: byName(context.sagas.map((s) => sagaOf(context.name, s))),
-    services: byName(context.services.map((s) => ({ ...doc(s.doc), name: s.name.text, qualifiedName: q(s.name.text), source: sourceOf(s.loc) }))),
-    sources: [...context.files].sort(),
+    sagas: byName(context.sagas.map((s) => sagaOf(context.name, s, pointer(base, "sagas", s.name), at))),
+    services: byName(
+      context.services.map((s) => (at(pointer(base, "services", s.name.text), s.loc), { ...doc(s.doc), name: s.name.text, qualifiedName: q(s.name.text) })),
+    ),
     types: byName(
-      context.types.map((t) => ({ ...doc(t.decl.doc), fields: t.fields.map(fieldOf), name: t.name, qualifiedName: q(t.name), source: sourceOf(t.decl.loc) })),
+      context.types.map((t) => {
+        const path = pointer(base, "types", t.name);
+        at(path, t.decl.loc);
+        return { ...doc(t.decl.doc), fields: fieldsOf(t.fields, path, at), name: t.name, qualifiedName: q(t.name) };
+      }),
     ),
   };
 }
 
-function aggregateOf(context: string, aggregate: AggregateModel): ManifestAggregate {
+function aggregateOf(context: string, aggregate: AggregateModel, path: string, at: At): ManifestAggregate {
+  at(path, aggregate.decl.loc);
   const producedBy = new Map<string, string[]>();
   for (const command of aggregate.commands) {
     for (const event of command.handler?.produces ?? []) {
@@ -76,34 +97,38 @@ function aggregateOf(context: string, aggregate: AggregateModel): ManifestAggreg
       producedBy.set(event.qualifiedName, list);
     }
   }
-  const events: ManifestEvent[] = aggregate.events.map((e) => ({
-    ...doc(e.decl.doc),
-    fields: e.fields.map(fieldOf),
-    name: e.name,
-    producedBy: sorted(producedBy.get(`${context}.${e.name}`) ?? []),
-    qualifiedName: `${context}.${e.name}`,
-    source: sourceOf(e.decl.loc),
-  }));
+  const events: ManifestEvent[] = aggregate.events.map((e) => {
+    const eventPath = pointer(path, "events", e.name);
+    at(eventPath, e.decl.loc);
+    return {
+      ...doc(e.decl.doc),
+      fields: fieldsOf(e.fields, eventPath, at),
+      name: e.name,
+      producedBy: sorted(producedBy.get(`${context}.${e.name}`) ?? []),
+      qualifiedName: `${context}.${e.name}`,
+    };
+  });
   return {
-    commands: byName(aggregate.commands.map((c) => commandOf(context, aggregate.name, c))),
+    commands: byName(aggregate.commands.map((c) => commandOf(context, aggregate.name, c, pointer(path, "commands", c.name), at))),
     ...doc(aggregate.decl.doc),
     events: byName(events),
     name: aggregate.name,
     qualifiedName: `${context}.${aggregate.name}`,
-    source: sourceOf(aggregate.decl.loc),
-    state: aggregate.state.map(fieldOf),
+    state: fieldsOf(aggregate.state, path, at, "state"),
     ...stateDoc(aggregate),
   };
 }
 
-function commandOf(context: string, aggregate: string, command: CommandModel): ManifestCommand {
+function commandOf(context: string, aggregate: string, command: CommandModel, path: string, at: At): ManifestCommand {
   const handler = command.handler;
   if (handler === undefined) throw new Error(`manifest built for command '${command.name}' without a handler`);
+  at(path, command.decl.loc);
+  at(pointer(path, "handler"), handler.decl.loc);
   return {
     create: command.create,
     delete: command.delete,
     ...doc(command.decl.doc),
-    fields: command.fields.map(fieldOf),
+    fields: fieldsOf(command.fields, path, at),
     handler: {
       blocking: handler.blocking,
       ...doc(handler.decl.doc),
@@ -112,20 +137,19 @@ function commandOf(context: string, aggregate: string, command: CommandModel): M
       ...(handler.retry === undefined ? {} : { retry: handler.retry }),
       schedules: schedulesOf(handler.schedules),
       services: handler.services.map(serviceOf),
-      source: sourceOf(handler.decl.loc),
     },
     name: command.name,
     qualifiedName: `${context}.${command.name}`,
     route: commandRoute(context, aggregate, command.name, command),
-    source: sourceOf(command.decl.loc),
   };
 }
 
-function sagaOf(context: string, saga: SagaModel): ManifestSaga {
+function sagaOf(context: string, saga: SagaModel, path: string, at: At): ManifestSaga {
+  at(path, saga.decl.loc);
   return {
     ...doc(saga.decl.doc),
     eventHandlers: keyed(
-      saga.eventHandlers.map((h) => ({
+      saga.eventHandlers.map((h) => (at(pointer(path, "eventHandlers", h.event.qualifiedName), h.decl.loc), {
         blocking: h.blocking,
         commands: sorted(h.commands.map((c) => c.qualifiedName)),
         ...doc(h.decl.doc),
@@ -133,7 +157,6 @@ function sagaOf(context: string, saga: SagaModel): ManifestSaga {
         function: h.function,
         schedules: schedulesOf(h.schedules),
         services: h.services.map(serviceOf),
-        source: sourceOf(h.decl.loc),
         subscription: subscriptionName(saga.name, h.function),
       })),
       (h) => h.event,
@@ -142,22 +165,21 @@ function sagaOf(context: string, saga: SagaModel): ManifestSaga {
     name: saga.name,
     qualifiedName: `${context}.${saga.name}`,
     rejectionHandlers: keyed(
-      saga.rejectionHandlers.map((h) => ({
+      saga.rejectionHandlers.map((h) => (at(pointer(path, "rejectionHandlers", h.command.qualifiedName), h.decl.loc), {
         blocking: h.blocking,
         command: h.command.qualifiedName,
         ...doc(h.decl.doc),
         function: h.function,
         services: h.services.map(serviceOf),
-        source: sourceOf(h.decl.loc),
         subscription: subscriptionName(saga.name, h.function),
       })),
       (h) => h.command,
     ),
-    source: sourceOf(saga.decl.loc),
   };
 }
 
-function jobOf(job: JobModel): ManifestJob {
+function jobOf(job: JobModel, path: string, at: At): ManifestJob {
+  at(path, job.decl.loc);
   return {
     blocking: job.blocking,
     commands: sorted(job.commands.map((c) => c.qualifiedName)),
@@ -173,17 +195,20 @@ function jobOf(job: JobModel): ManifestJob {
     scope: job.scope,
     services: job.services.map(serviceOf),
     sharded: job.sharded,
-    source: sourceOf(job.decl.loc),
     subscription: subscriptionName(job.saga, job.function),
     ...(job.timeout === undefined ? {} : { timeout: job.timeout }),
     zone: job.zone,
   };
 }
 
-function fieldOf(field: FieldModel): ManifestField {
-  const { kind, name, array, optional } = field.type;
-  if (kind === "unresolved") throw new Error(`manifest built with the unresolved type '${name}'`);
-  return { ...doc(field.decl.doc), name: field.name, source: sourceOf(field.decl.loc), type: { array, kind, name, optional } };
+/** Fields in declaration order, each recorded at `<path>/<key>/<index>`. */
+function fieldsOf(fields: readonly FieldModel[], path: string, at: At, key = "fields"): ManifestField[] {
+  return fields.map((field, i) => {
+    const { kind, name, array, optional } = field.type;
+    if (kind === "unresolved") throw new Error(`manifest built with the unresolved type '${name}'`);
+    at(pointer(path, key, String(i)), field.decl.loc);
+    return { ...doc(field.decl.doc), name: field.name, type: { array, kind, name, optional } };
+  });
 }
 
 function serviceOf(parameter: ServiceParameter): ManifestServiceParameter {
@@ -196,7 +221,7 @@ function schedulesOf(schedules: readonly ScheduledCommand[]): ManifestSchedule[]
     .sort((a, b) => compare(a.command, b.command));
 }
 
-function sourceOf(loc: Location): ManifestSource {
+function sourceOf(loc: Location): string {
   return `${loc.file.path}:${positionOf(loc.file, loc.start).line}`;
 }
 

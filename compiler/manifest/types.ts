@@ -1,17 +1,12 @@
 // The shape of `wow-manifest.json` (schemas/wow-manifest.schema.json is its JSON Schema; a test keeps
 // the two in step). Named elements live in objects keyed by name, so the file diffs well and
 // reads as a lookup; lists whose order means something (fields, enum values, parameters) keep
-// source order, every other list is sorted.
+// source order, every other list is sorted. It holds the model only: where each element is declared
+// is in `wow-manifest.sources.json` (positions.ts), so a comment or a reflow changes no byte here.
 
 export const MANIFEST_SCHEMA_ID = "https://wowc.dev/schemas/wow-manifest.schema.json";
 export const MANIFEST_FILE_NAME = "wow-manifest.json";
 export const MANIFEST_VERSION = 1;
-
-/**
- * Where an element is declared: `file:line`, the file relative to the build root with `/`, the line
- * 1-based (`order.wow:12`). One string: easy to read in a PR, to click in an editor, to split.
- */
-export type ManifestSource = string;
 
 export interface ManifestTypeRef {
   /** `builtin`: one of string int long decimal boolean instant duration; else a declared type or enum. */
@@ -26,7 +21,6 @@ export interface ManifestField {
   readonly name: string;
   readonly type: ManifestTypeRef;
   readonly doc?: string;
-  readonly source: ManifestSource;
 }
 
 export interface ManifestServiceParameter {
@@ -53,7 +47,6 @@ export interface ManifestCommandHandler {
   readonly blocking: boolean;
   /** `@Retry`: how a timer retries delivering the command (absent: the host's `wow.timers`). */
   readonly retry?: ManifestRetry;
-  readonly source: ManifestSource;
 }
 
 /** `@Retry(…)` as written; a value left out takes the host's default. */
@@ -72,7 +65,6 @@ export interface ManifestCommand {
   readonly delete: boolean;
   readonly route: { readonly method: "POST" | "PUT" | "DELETE"; readonly path: string };
   readonly handler: ManifestCommandHandler;
-  readonly source: ManifestSource;
 }
 
 export interface ManifestEvent {
@@ -82,7 +74,6 @@ export interface ManifestEvent {
   readonly fields: readonly ManifestField[];
   /** Qualified names of the commands whose handlers list this event in `produces`. */
   readonly producedBy: readonly string[];
-  readonly source: ManifestSource;
 }
 
 export interface ManifestAggregate {
@@ -94,7 +85,6 @@ export interface ManifestAggregate {
   readonly stateDoc?: string;
   readonly commands: Readonly<Record<string, ManifestCommand>>;
   readonly events: Readonly<Record<string, ManifestEvent>>;
-  readonly source: ManifestSource;
 }
 
 export interface ManifestEventHandler {
@@ -108,7 +98,6 @@ export interface ManifestEventHandler {
   readonly commands: readonly string[];
   readonly schedules: readonly ManifestSchedule[];
   readonly blocking: boolean;
-  readonly source: ManifestSource;
 }
 
 export interface ManifestRejectionHandler {
@@ -119,7 +108,6 @@ export interface ManifestRejectionHandler {
   readonly subscription: string;
   readonly services: readonly ManifestServiceParameter[];
   readonly blocking: boolean;
-  readonly source: ManifestSource;
 }
 
 export interface ManifestSaga {
@@ -132,7 +120,6 @@ export interface ManifestSaga {
   readonly rejectionHandlers: Readonly<Record<string, ManifestRejectionHandler>>;
   /** Names of this saga's jobs (described under the context's `jobs`). */
   readonly jobs: readonly string[];
-  readonly source: ManifestSource;
 }
 
 export interface ManifestJob {
@@ -157,7 +144,6 @@ export interface ManifestJob {
   /** Each slot runs up to this much after its due time (a duration as written). */
   readonly jitter?: string;
   readonly retry?: ManifestRetry;
-  readonly source: ManifestSource;
 }
 
 export interface ManifestType {
@@ -165,29 +151,24 @@ export interface ManifestType {
   readonly qualifiedName: string;
   readonly doc?: string;
   readonly fields: readonly ManifestField[];
-  readonly source: ManifestSource;
 }
 
 export interface ManifestEnum {
   readonly name: string;
   readonly qualifiedName: string;
   readonly doc?: string;
-  readonly values: ReadonlyArray<{ readonly name: string; readonly doc?: string; readonly source: ManifestSource }>;
-  readonly source: ManifestSource;
+  readonly values: ReadonlyArray<{ readonly name: string; readonly doc?: string }>;
 }
 
 export interface ManifestService {
   readonly name: string;
   readonly qualifiedName: string;
   readonly doc?: string;
-  readonly source: ManifestSource;
 }
 
 export interface ManifestContext {
   readonly name: string;
   readonly doc?: string;
-  /** Files declaring this context, relative to the build root. */
-  readonly sources: readonly string[];
   readonly types: Readonly<Record<string, ManifestType>>;
   readonly enums: Readonly<Record<string, ManifestEnum>>;
   readonly services: Readonly<Record<string, ManifestService>>;

@@ -5,9 +5,12 @@ import { statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
-import { emitContextFiles, emitProgramFiles, programFilesKey, sortedFiles, type EmittedFile } from "../emit/emit.js";
+import { emitClient, emitContextFiles, emitProgramFiles, programFilesKey, sortedFiles, type EmittedFile } from "../emit/emit.js";
+import { emitOpenApi } from "../emit/openapi.js";
 import { ForeignOutputError, OutputError, OutputMemory, writeOutput, type OutputResult } from "../emit/write-output.js";
 import { declarationsOf, type Declarations } from "../manifest/body-schema.js";
+import { canonicalJson } from "../manifest/json.js";
+import { SOURCES_FILE_NAME, type ManifestPositions, type SourcesFile } from "../manifest/positions.js";
 import { MANIFEST_FILE_NAME } from "../manifest/types.js";
 import type { ContextModel, ProgramModel } from "../model.js";
 import type { CompileOptions, CompileResult } from "./compile-types.js";
@@ -108,7 +111,9 @@ export class Builder {
     let output: OutputResult = { changed: [], removed: [] };
     const manifest = result.manifestFile;
     if (options.write && manifest !== undefined && !diagnostics.some((d) => d.severity === "error")) {
-      const files = phases.run("emit", () => sortedFiles([manifest, ...this.emitProgram(result.model), ...this.emitContexts(result.model)]));
+      const files = phases.run("emit", () =>
+        sortedFiles([manifest, sourcesFile(result.positions ?? {}, root, outDir), emitOpenApi(result.model), emitClient(result.model), ...this.emitProgram(result.model), ...this.emitContexts(result.model)]),
+      );
       phases.run("write", () => {
         try {
           output = writeOutput(outDir, files, { check: options.check === true, memory: this.memory });
@@ -181,6 +186,16 @@ export class Builder {
       return files;
     });
   }
+}
+
+/**
+ * `wow-manifest.sources.json`: where the manifest's elements are declared, and the build root they
+ * are relative to (from the output directory, so a manifest built with `--out` elsewhere still
+ * leads to its sources).
+ */
+function sourcesFile(positions: ManifestPositions, root: string, outDir: string): EmittedFile {
+  const file: SourcesFile = { positions, root: relative(outDir, root).split(sep).join("/") || "." };
+  return { path: SOURCES_FILE_NAME, text: canonicalJson(file) };
 }
 
 /**

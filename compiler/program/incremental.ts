@@ -25,6 +25,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
 import { manifestContext, manifestOf } from "../manifest/build-manifest.js";
 import { canonicalJson, canonicalJsonNested } from "../manifest/json.js";
+import type { ManifestPositions } from "../manifest/positions.js";
 import { MANIFEST_FILE_NAME, type Manifest, type ManifestContext } from "../manifest/types.js";
 import type { ChunkedFile } from "../emit/emit.js";
 import type { ContextModel } from "../model.js";
@@ -58,6 +59,8 @@ function signatureOf(state: ContextState): string {
 
 interface ManifestPart {
   readonly fragment: ManifestContext;
+  /** Where its elements are declared (the manifest's positions, which the manifest does not hold). */
+  readonly positions: ManifestPositions;
   /** Its `"name": {…}` entry in the manifest's `contexts`, as canonical JSON prints it there (UTF-8). */
   readonly bytes: Uint8Array;
 }
@@ -116,8 +119,8 @@ export class IncrementalProgram {
     const index = { scopes: program.contexts, ...(references ? { references: this.references() } : {}) };
     if (options.manifest === false || diagnostics.some((d) => d.severity === "error")) return { diagnostics, files, model, timings: phases.timings, ...index };
     return phases.run("manifest", () => {
-      const { manifest, manifestFile } = this.manifest(models);
-      return { diagnostics, files, model, manifest, manifestFile, timings: phases.timings, ...index };
+      const { manifest, manifestFile, positions } = this.manifest(models);
+      return { diagnostics, files, model, manifest, manifestFile, positions, timings: phases.timings, ...index };
     });
   }
 
@@ -248,12 +251,13 @@ export class IncrementalProgram {
    * The manifest and its file: the canonical JSON of the shell around `contexts`, with each
    * context's entry (printed and encoded once per model) spliced in where the empty `{}` stands.
    */
-  private manifest(models: readonly ContextModel[]): { manifest: Manifest; manifestFile: ChunkedFile } {
+  private manifest(models: readonly ContextModel[]): { manifest: Manifest; manifestFile: ChunkedFile; positions: ManifestPositions } {
     const parts = models.map((model) => {
       let part = this.manifestParts.get(model);
       if (part === undefined) {
-        const fragment = manifestContext(model);
-        part = { fragment, bytes: Buffer.from(`    ${JSON.stringify(fragment.name)}: ${canonicalJsonNested(fragment, 2)}`) };
+        const positions: ManifestPositions = {};
+        const fragment = manifestContext(model, positions);
+        part = { fragment, positions, bytes: Buffer.from(`    ${JSON.stringify(fragment.name)}: ${canonicalJsonNested(fragment, 2)}`) };
         this.manifestParts.set(model, part);
       }
       return part;
@@ -273,7 +277,8 @@ export class IncrementalProgram {
       chunks.push(CLOSE);
     }
     chunks.push(Buffer.from(shell.slice(cut + "{}".length)));
-    return { manifest, manifestFile: { path: MANIFEST_FILE_NAME, chunks } };
+    const positions: ManifestPositions = Object.assign({}, ...parts.map((p) => p.positions));
+    return { manifest, manifestFile: { path: MANIFEST_FILE_NAME, chunks }, positions };
   }
 }
 

@@ -1,7 +1,8 @@
 // Named, timed phases (TypeSpec-style): `wowc --stats` prints them, the bench reads them, and tests
 // hook `onPhase` to inject a fault.
 
-export type PhaseName = "load" | "parse" | "bind" | "check" | "manifest" | "emit" | "write";
+/** `host`: `wowc check --host`'s cross-check of the host's TypeScript (after the others). */
+export type PhaseName = "load" | "parse" | "bind" | "check" | "manifest" | "emit" | "write" | "host";
 
 export interface PhaseTiming {
   readonly phase: PhaseName;

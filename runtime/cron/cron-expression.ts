@@ -1,11 +1,22 @@
 // A parsed Spring-style cron expression: `next` fire time in any zone, and `neverFires`.
 import { parseCronFields } from "./parse.js";
 import { buildPlan, type CronPlan } from "./plan.js";
-import { nextFireMs } from "./search.js";
+import { civilFromDays, SECONDS_PER_DAY } from "./calendar.js";
+import { firstSkippedLocal, nextFireMs } from "./search.js";
 import { zoneClock } from "./zone.js";
 
 /** Where `firesIn` starts looking: 2025-01-01T00:00:00Z. */
 const FIRES_FROM_MS = Date.UTC(2025, 0, 1);
+/** How far `firstSkipped` looks by default: 28 years, a full cycle of weekdays over dates. */
+const SKIP_HORIZON_MS = 28 * 365.25 * SECONDS_PER_DAY * 1000;
+
+/** A match that a DST gap skips. */
+export interface SkippedTime {
+  /** The local date and time that does not exist: `2026-03-29T02:30:00`. */
+  readonly local: string;
+  /** When the clocks skipped ahead over it (epoch ms, the instant of the transition). */
+  readonly skippedAtMs: number;
+}
 
 export class CronExpression {
   /** The expression exactly as given to `parse`. */
@@ -59,6 +70,25 @@ export class CronExpression {
    */
   firesIn(zone: string): boolean {
     return !this.#plan.neverFires && this.nextAfterMs(FIRES_FROM_MS, zone) !== null;
+  }
+
+  /**
+   * The first match that falls into a DST gap in `zone` (a local time the clocks skip, so the rule
+   * does not fire that day), after `afterMs` (default: the start of 2025, like `firesIn`) and before
+   * `untilMs` (default: 28 years later); null when no match is skipped there.
+   */
+  firstSkipped(zone: string, afterMs = FIRES_FROM_MS, untilMs = afterMs + SKIP_HORIZON_MS): SkippedTime | null {
+    const skipped = firstSkippedLocal(this.#plan, zoneClock(zone), afterMs, untilMs);
+    if (skipped === null) return null;
+    const local = skipped.local;
+    const days = Math.floor(local / SECONDS_PER_DAY);
+    const time = local - days * SECONDS_PER_DAY;
+    const date = civilFromDays(days, { year: 0, month: 0, day: 0 });
+    const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+    return {
+      local: `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}T${pad(Math.floor(time / 3600))}:${pad(Math.floor(time / 60) % 60)}:${pad(time % 60)}`,
+      skippedAtMs: skipped.transition * 1000,
+    };
   }
 
   toString(): string {

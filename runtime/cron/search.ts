@@ -95,3 +95,29 @@ export function nextFireMs(plan: CronPlan, zone: ZoneClock, afterMs: number, unt
   }
   return null;
 }
+
+/**
+ * The first local second in [afterMs, untilMs) that matches the plan but does not exist in the
+ * zone (it falls in a DST gap, where the clocks skip ahead, so the rule skips it), with the UTC
+ * second of that gap's transition; null when there is none.
+ */
+export function firstSkippedLocal(plan: CronPlan, zone: ZoneClock, afterMs: number, untilMs: number): { local: number; transition: number } | null {
+  if (plan.neverFires) return null;
+  let utc = Math.floor(afterMs / 1000) + 1;
+  const horizon = Math.min(Math.ceil(untilMs / 1000), MAX_SECOND);
+  while (utc < horizon) {
+    zone.locate(utc);
+    const before = zone.periodOffset;
+    const end = zone.periodEnd;
+    if (end >= horizon) break;
+    zone.locate(end);
+    // A gap: local times from end + before up to end + after are never shown by a clock.
+    const after = zone.periodOffset;
+    if (after > before) {
+      const local = nextLocalSecond(plan, end + before, end + after);
+      if (local !== NO_MATCH) return { local, transition: end };
+    }
+    utc = end;
+  }
+  return null;
+}

@@ -38,7 +38,7 @@ describe("wowc CLI", () => {
     const out = tempDir();
     const first = await wowc(["build", example, "--out", out]);
     expect(first).toMatchObject({ code: 0, stderr: "" });
-    expect(first.stdout).toMatch(/^Wrote 12 files to .* \(from 2 files\) in \d+ ms\.\n$/);
+    expect(first.stdout).toMatch(/^Wrote 15 files to .* \(from 2 files\) in \d+ ms\.\n$/);
     expect((await wowc(["build", "--check", example, "--out", out])).code).toBe(0);
     writeFileSync(join(out, "sdk.ts"), "// edited\n");
     writeFileSync(join(out, ".wowc-files"), `${readFileSync(join(out, ".wowc-files"), "utf8")}old/gone.ts\n`);

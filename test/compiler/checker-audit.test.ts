@@ -87,7 +87,7 @@ describe("a job's zone (WOW4006)", () => {
   const job = (zone: string) =>
     shop(`
       saga Reorders {
-        @OnSchedule(name = "reorder", cron = "0 0 * * * *", zone = "${zone}", commands = [PlaceOrder])
+        @OnSchedule(name = "reorder", cron = "0 0 12 * * *", zone = "${zone}", commands = [PlaceOrder])
         job reorder
       }
     `);

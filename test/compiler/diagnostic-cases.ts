@@ -742,6 +742,19 @@ export const cases: readonly DiagnosticCase[] = [
     expected: ["WOW4010 9:39"],
   },
   {
+    code: "WOW4011",
+    title: "a rule with a match in a DST gap of its zone (02:30 every day in Berlin: not on the last Sunday of March) (warning)",
+    sources: shop(`
+      saga Ticker {
+        @OnSchedule(name = "nightly", cron = "0 30 2 * * *", zone = "Europe/Berlin", commands = [PlaceOrder])
+        job nightly
+        @OnSchedule(name = "early", cron = "0 30 3 * * *", zone = "Europe/Berlin", commands = [PlaceOrder])
+        job early
+      }
+    `),
+    expected: ["WOW4011 9:40"],
+  },
+  {
     code: "WOW4012",
     title: "a timeout and a backoff that are not durations",
     sources: shop(`

@@ -1,5 +1,5 @@
 // The manifest against its schema, beyond the e-shop example: doc comments of handlers and of the
-// state block are carried, every relative path the compiler writes fits `source`, the schema refuses
+// state block are carried, every relative path the compiler writes fits the positions' schema, the schema refuses
 // manifests the compiler cannot write, and an indented doc comment keeps its relative indentation.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -13,10 +13,12 @@ import { tempDir } from "./build-cases.js";
 
 const schemaPath = fileURLToPath(new URL("../../schemas/wow-manifest.schema.json", import.meta.url));
 const golden = fileURLToPath(new URL("./golden/eshop/wow-manifest.json", import.meta.url));
+const sourcesSchemaPath = fileURLToPath(new URL("../../schemas/wow-manifest.sources.schema.json", import.meta.url));
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(schemaPath, "utf8")));
+const validateSources = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(sourcesSchemaPath, "utf8")));
 
-/** The manifest of a build of `files` (path → text, relative to a fresh root), which must compile cleanly. */
-function manifestOf(files: Record<string, string>): Manifest {
+/** The build of `files` (path → text, relative to a fresh root), which must compile cleanly. */
+function buildOf(files: Record<string, string>) {
   const root = tempDir();
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -24,7 +26,11 @@ function manifestOf(files: Record<string, string>): Manifest {
   }
   const result = build({ root, write: false, manifest: true });
   expect(result.diagnostics).toEqual([]);
-  return JSON.parse(textOf(result.manifestFile!)) as Manifest;
+  return result;
+}
+
+function manifestOf(files: Record<string, string>): Manifest {
+  return JSON.parse(textOf(buildOf(files).manifestFile!)) as Manifest;
 }
 
 function expectValid(manifest: unknown): void {
@@ -86,14 +92,24 @@ describe("manifest doc comments", () => {
   });
 });
 
-describe("manifest sources", () => {
+describe("manifest positions", () => {
   it("fit the schema for every file name the compiler builds, colons and dots included", () => {
     const names = [":x.wow", "a::b.wow", "sub/c:12.wow", "..x.wow", "dir.d/...wow", "sp ace/é.wow"];
     const files = Object.fromEntries(names.map((name, i) => [name, `context shop\ntype T${i} { n: int }\n`]));
-    const manifest = manifestOf(files);
-    expect(manifest.contexts.shop!.sources).toEqual([...names].sort());
-    expect(manifest.contexts.shop!.types.T0!.source).toBe(":x.wow:2");
-    expectValid(manifest);
+    const result = buildOf(files);
+    expect(result.positions!["/contexts/shop/types/T0"]).toBe(":x.wow:2");
+    expect(result.positions!["/contexts/shop/types/T2/fields/0"]).toBe("sub/c:12.wow:2");
+    expectValid(JSON.parse(textOf(result.manifestFile!)));
+    expect(validateSources({ root: "..", positions: result.positions }), JSON.stringify(validateSources.errors)).toBe(true);
+  });
+
+  it.each([
+    ["an absolute source", "/home/me/order.wow:3"],
+    ["a source with a '..' segment", "../order.wow:3"],
+    ["a source with an empty segment", "a//order.wow:3"],
+    ["a source without a line", "order.wow"],
+  ])("refuses %s", (_, source) => {
+    expect(validateSources({ root: "..", positions: { "/contexts/shop": source } })).toBe(false);
   });
 });
 
@@ -104,13 +120,8 @@ const orderAggregate = (m: any) => order(m).aggregates.Order;
 
 /** Each a small change to the e-shop manifest that no build can write. */
 const mutations: readonly Mutation[] = [
-  ["an absolute source", (m) => (orderAggregate(m).source = "/home/me/order.wow:3")],
-  ["a source with a '..' segment", (m) => (orderAggregate(m).source = "../order.wow:3")],
-  ["a source with an empty segment", (m) => (orderAggregate(m).source = "a//order.wow:3")],
-  ["an absolute path in sources", (m) => (order(m).sources = ["/order.wow"])],
-  ["a '..' path in sources", (m) => (order(m).sources = ["../order.wow"])],
-  ["empty sources", (m) => (order(m).sources = [])],
-  ["duplicated sources", (m) => (order(m).sources = ["order.wow", "order.wow"])],
+  ["a source position (positions are in wow-manifest.sources.json)", (m) => (orderAggregate(m).source = "order.wow:3")],
+  ["a context's list of files", (m) => (order(m).sources = ["order.wow"])],
   ["a create command routed DELETE", (m) => (orderAggregate(m).commands.CreateOrder.route.method = "DELETE")],
   ["a create command whose route has an {id}", (m) => (orderAggregate(m).commands.CreateOrder.route.path = "/eshop-order/tenant/{tenantId}/order/{id}/create_order")],
   ["a plain command routed POST", (m) => (orderAggregate(m).commands.PayOrder.route.method = "POST")],

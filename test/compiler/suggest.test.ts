@@ -3,6 +3,14 @@ import { describe, expect, it } from "vitest";
 import { Candidates, nearest } from "../../compiler/diagnostics/suggest.js";
 
 describe("nearest", () => {
+  it("counts two adjacent characters swapped as one edit (optimal string alignment)", () => {
+    expect(nearest("buidl", ["build", "check", "cron", "diff"])).toBe("build");
+    expect(nearest("wacth", ["watch", "warn-as-error", "stats"])).toBe("watch");
+    expect(nearest("ab", ["ba"])).toBe("ba");
+    // A swap is one edit, not a licence: two swaps in a short name are too far.
+    expect(nearest("ubidl", ["build"])).toBeUndefined();
+  });
+
   it("suggests the nearest name within a third of the name's length, ties to the alphabetically first", () => {
     expect(nearest("CancelOdrer", ["CreateOrder", "CancelOrder", "PayOrder"])).toBe("CancelOrder");
     expect(nearest("Ordr", ["Order", "Orde"])).toBe("Orde");

@@ -3,13 +3,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { diffManifests } from "../../compiler/diff/diff-manifests.js";
-import type { Manifest } from "../../compiler/manifest/types.js";
-import { compileSources } from "../../compiler/program/compile.js";
-import { fixturesDir } from "./helpers.js";
+import { builtOf, diffBuilt, fixturesDir, type Built } from "./helpers.js";
 
 /** The sources of a fixture's `previous/`, each edited with `[from, to]` replacements (which must apply). */
-function edited(fixture: string, edits: ReadonlyArray<readonly [string, string]> = []): Manifest {
+function edited(fixture: string, edits: ReadonlyArray<readonly [string, string]> = []): Built {
   const dir = join(fixturesDir, fixture, "previous");
   const files = readdirSync(dir).filter((f) => f.endsWith(".wow")).map((path) => ({ path, text: readFileSync(join(dir, path), "utf8") }));
   for (const [from, to] of edits) {
@@ -17,13 +14,11 @@ function edited(fixture: string, edits: ReadonlyArray<readonly [string, string]>
     if (file === undefined) throw new Error(`edit not applicable: ${from}`);
     file.text = file.text.split(from).join(to);
   }
-  const result = compileSources(files);
-  if (result.manifest === undefined) throw new Error(result.diagnostics.map((d) => `${d.code} ${d.message}`).join("; "));
-  return result.manifest;
+  return builtOf(files);
 }
 
 /** `RULE:element` of every change, sorted. */
-const keys = (previous: Manifest, current: Manifest) => diffManifests(previous, current).changes.map((c) => `${c.rule}:${c.element}`).sort();
+const keys = (previous: Built, current: Built) => diffBuilt(previous, current).changes.map((c) => `${c.rule}:${c.element}`).sort();
 
 describe("a rename does not hide the changes inside the renamed element", () => {
   const base = () => edited("AGGREGATE_NO_RENAME");
@@ -48,7 +43,7 @@ describe("a rename does not hide the changes inside the renamed element", () => 
     // Qualified names (store.Item, store.CloseCart) and routes change with the name: not reported again.
     expect(keys(base(), current)).toEqual(["CONTEXT_NO_RENAME:shop", "ENUM_VALUE_NO_DELETE:store.Color.GREEN", "FIELD_NO_ADD_REQUIRED:store.Cart.AddItem.qty", "JOB_CRON_CHANGED:store.nightly"]);
     // A removed element points at its old file, whose name is not a qualified name.
-    const removed = diffManifests(base(), current).changes.find((c) => c.rule === "ENUM_VALUE_NO_DELETE");
+    const removed = diffBuilt(base(), current).changes.find((c) => c.rule === "ENUM_VALUE_NO_DELETE");
     expect(removed).toMatchObject({ source: "shop.wow:3", side: "previous" });
   });
 
@@ -60,7 +55,7 @@ describe("a rename does not hide the changes inside the renamed element", () => 
 
 describe("the durable subscriptions of jobs and saga handlers", () => {
   const base = () => edited("SUBSCRIPTION_NO_RENAME");
-  const messages = (current: Manifest) => diffManifests(base(), current).changes.map((c) => `${c.rule}:${c.element} ${c.message}`);
+  const messages = (current: Built) => diffBuilt(base(), current).changes.map((c) => `${c.rule}:${c.element} ${c.message}`);
 
   it("a job's function renamed: its ticks come through a new subscription", () => {
     expect(messages(edited("SUBSCRIPTION_NO_RENAME", [["job nightly(", "job touchAll("]]))).toEqual([
@@ -80,7 +75,7 @@ describe("the durable subscriptions of jobs and saga handlers", () => {
     const plain = base();
     const sharded = edited("SUBSCRIPTION_NO_RENAME", [["misfire = COALESCE, commands", "misfire = COALESCE, sharded = true, commands"]]);
     expect(keys(plain, sharded)).toEqual(["JOB_SCOPE_CHANGED:shop.nightly", "SUBSCRIPTION_NO_RENAME:shop.nightly"]);
-    expect(diffManifests(sharded, plain).changes.find((c) => c.rule === "SUBSCRIPTION_NO_RENAME")?.message).toBe(
+    expect(diffBuilt(sharded, plain).changes.find((c) => c.rule === "SUBSCRIPTION_NO_RENAME")?.message).toBe(
       "Job nightly is delivered by subscription Reminders.nightly (was Reminders.nightly#<partition>): it starts at the beginning, so past ticks are handled again.",
     );
   });

@@ -4,10 +4,9 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { diffManifests } from "../../compiler/diff/diff-manifests.js";
 import { renderReport } from "../../compiler/diff/report.js";
-import { compileSources } from "../../compiler/program/compile.js";
 import { scratchDir, wowc } from "../tools/run-wowc.js";
+import { builtOf, diffBuilt } from "./helpers.js";
 
 const exampleDir = fileURLToPath(new URL("../../examples/eshop/", import.meta.url));
 const goldenPath = fileURLToPath(new URL("./golden/eshop-report.md", import.meta.url));
@@ -22,7 +21,7 @@ const edits: Record<string, Array<[string, string]>> = {
     ["paidAt: instant?", "paidAt: instant"],
   ],
   "inventory.wow": [
-    ['cron = "0 0 6 * * *", zone = "UTC"', 'cron = "0 30 5 * * *", zone = "Europe/Paris"'],
+    ['cron = "0 0 6 * * *",\n    zone = "UTC"', 'cron = "0 30 5 * * *",\n    zone = "Europe/Paris"'],
     ["  event StockShortage { orderId: string }\n", ""],
     ["produces = [StockReserved, StockShortage]", "produces = [StockReserved]"],
     ["  @OnEvent(commands = [eshop-order.CancelOrder])\n  on StockShortage\n\n", ""],
@@ -42,16 +41,12 @@ function edited(): Record<string, string> {
   return out;
 }
 
-const manifest = (files: Record<string, string>) => {
-  const result = compileSources(Object.entries(files).map(([path, text]) => ({ path, text })));
-  if (result.manifest === undefined) throw new Error(result.diagnostics.map((d) => d.message).join("; "));
-  return result.manifest;
-};
+const manifest = (files: Record<string, string>) => builtOf(Object.entries(files).map(([path, text]) => ({ path, text })));
 const original = () => ({ "order.wow": read("order.wow"), "inventory.wow": read("inventory.wow") });
 
 describe("the Markdown report of a realistic change to the example", () => {
   it("matches the golden report (refresh with UPDATE_GOLDEN=1)", () => {
-    const { changes } = diffManifests(manifest(original()), manifest(edited()));
+    const { changes } = diffBuilt(manifest(original()), manifest(edited()));
     const report = renderReport(changes, "markdown", { sourceRoot: "examples/eshop" });
     if (process.env.UPDATE_GOLDEN === "1") writeFileSync(goldenPath, report);
     expect(report).toBe(readFileSync(goldenPath, "utf8"));
@@ -59,7 +54,7 @@ describe("the Markdown report of a realistic change to the example", () => {
   });
 
   it("annotates the .wow lines for GitHub", () => {
-    const { changes } = diffManifests(manifest(original()), manifest(edited()));
+    const { changes } = diffBuilt(manifest(original()), manifest(edited()));
     const lines = renderReport(changes, "github", { sourceRoot: "examples/eshop" }).trimEnd().split("\n");
     const currency = edited()["order.wow"]!.split("\n").findIndex((l) => l.includes("currency: string")) + 1;
     expect(lines).toContain(
@@ -100,6 +95,23 @@ describe("wowc diff on the command line", () => {
     expect((await wowc(["diff", old, now], after)).code).toBe(0);
     // Source directories work too (built in memory).
     expect((await wowc(["diff", before, after, "--allow-breaking"])).stdout).toContain("JOB_CRON_CHANGED");
+  });
+
+  it("annotations point at the real sources when the manifests were built with --out elsewhere", async () => {
+    const dir = scratchDir("wowc-diff-out-");
+    for (const [name, files] of [["d1", original()], ["d2", edited()]] as const) {
+      mkdirSync(join(dir, name));
+      for (const [f, t] of Object.entries(files)) writeFileSync(join(dir, name, f), t);
+      expect((await wowc(["build", name, "--out", `${name}-out`], dir)).code).toBe(0);
+    }
+    const result = await wowc(["diff", "d1-out/wow-manifest.json", "d2-out/wow-manifest.json", "--format", "github", "--allow-breaking"], dir);
+    const files = [...result.stdout.matchAll(/file=([^,]+),line=(\d+)/g)].map((m) => [m[1]!, Number(m[2])] as const);
+    expect(files.length).toBeGreaterThan(3);
+    const currency = edited()["order.wow"]!.split("\n").findIndex((l) => l.includes("currency: string")) + 1;
+    expect(files).toContainEqual(["d2/order.wow", currency]);
+    // Every annotation names a file that exists, with the line in it (removed elements: in d1).
+    for (const [file, line] of files) expect(readFileSync(join(dir, file), "utf8").split("\n").length).toBeGreaterThanOrEqual(line);
+    expect(result.stdout).not.toContain("-out/");
   });
 
   it("--against a git revision: the committed manifest (or sources) vs a fresh build of the working tree", async () => {

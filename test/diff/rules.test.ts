@@ -1,9 +1,8 @@
 // One previous/current fixture pair per rule: the exact changes, their classification and source lines.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { diffManifests } from "../../compiler/diff/diff-manifests.js";
 import { rules, type RuleId } from "../../compiler/diff/rules.js";
-import { fixturesDir, manifestOfDir } from "./helpers.js";
+import { diffBuilt, fixturesDir, manifestOfDir } from "./helpers.js";
 
 const cases = readdirSync(fixturesDir).filter((d) => /^[A-Z_]+$/.test(d)).sort();
 
@@ -15,7 +14,7 @@ describe("wowc diff rules", () => {
   it.each(cases)("%s", (rule) => {
     const dir = `${fixturesDir}${rule}/`;
     const expected = JSON.parse(readFileSync(`${dir}expected.json`, "utf8")) as Array<{ rule: RuleId }>;
-    const { changes, unaccepted } = diffManifests(manifestOfDir(`${dir}previous`), manifestOfDir(`${dir}current`));
+    const { changes, unaccepted } = diffBuilt(manifestOfDir(`${dir}previous`), manifestOfDir(`${dir}current`));
     expect(changes.map(({ rule, element, source, side }) => ({ rule, element, source, side }))).toEqual(expected);
     expect(changes.map((c) => c.category)).toEqual(expected.map((e) => rules[e.rule].category));
     expect(changes.some((c) => c.rule === rule)).toBe(true);
@@ -24,6 +23,6 @@ describe("wowc diff rules", () => {
 
   it("reports nothing between a manifest and itself", () => {
     const manifest = manifestOfDir(`${fixturesDir}FIELD_ADDED/previous`);
-    expect(diffManifests(manifest, manifest).changes).toEqual([]);
+    expect(diffBuilt(manifest, manifest).changes).toEqual([]);
   });
 });

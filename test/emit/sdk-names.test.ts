@@ -55,7 +55,8 @@ describe("the names the SDK's root module exports of its own", () => {
     expect(index).toContain(`export * from "./sdk.js";`);
     const sdk = [...exportedNames(text("sdk.ts")), ...listed(text("sdk.ts"))];
     const config = listed(index, "./config.js");
-    expect(new Set([...sdk, ...config])).toEqual(new Set(rootSdkNames));
+    const client = listed(index, "./client.js");
+    expect(new Set([...sdk, ...config, ...client])).toEqual(new Set(rootSdkNames));
     // The root re-exports every export of config.ts but the job keys that the sagas' registrations read there.
     expect(new Set([...config, "jobConfigKeys"])).toEqual(new Set(exportedNames(text("config.ts"))));
   });

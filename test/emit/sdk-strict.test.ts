@@ -3,7 +3,7 @@
 // saga's command and schedule, a job's command), a field-less message's body holds no property,
 // and optional fields work with `exactOptionalPropertyTypes`. Type-level tests in
 // fixtures/targets-type-errors.ts.txt (@ts-expect-error lines, which fail when unused).
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
@@ -35,6 +35,7 @@ beforeAll(() => {
   writeFiles(join(work, "targets/generated"), generate([fixture("targets.wow"), fixture("targets-billing.wow")]));
   mkdirSync(join(work, "targets/tests"), { recursive: true });
   copyFileSync(join(FIXTURES, "targets-type-errors.ts.txt"), join(work, "targets/tests/type-errors.ts"));
+  copyFileSync(join(FIXTURES, "targets-messages.ts.txt"), join(work, "targets/tests/messages.ts"));
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -49,6 +50,35 @@ function check(options: ts.CompilerOptions): string[] {
 describe("targets and bodies (tsc --strict)", () => {
   it("refuses each command aimed at an aggregate type that does not handle it, and a property in a field-less body", () => {
     expect(check(strictOptions)).toEqual([]);
+  });
+});
+
+describe("type errors that name the declaration to change, and factories with named fields", () => {
+  it("gives the message each @ts-expect-error of targets-messages.ts.txt names, on its next line", () => {
+    const text = readFileSync(join(FIXTURES, "targets-messages.ts.txt"), "utf8").split("\n");
+    // Without the directives, each marked line's errors, by line (1-based, in the stripped file).
+    const expected = new Map<number, string>();
+    const bare: string[] = [];
+    for (const line of text) {
+      const directive = /^\s*\/\/ @ts-expect-error "(.*)"$/.exec(line);
+      if (directive !== null) expected.set(bare.length + 1, directive[1]!);
+      else bare.push(line);
+    }
+    expect(expected.size).toBeGreaterThanOrEqual(10);
+    const path = join(work, "targets/tests/messages-bare.ts");
+    writeFileSync(path, bare.join("\n"));
+    try {
+      const errors = typeCheck([path], strictOptions).map((line) => /messages-bare\.ts:(\d+):\d+ TS\d+ (.*)$/.exec(line));
+      const byLine = new Map<number, string[]>();
+      for (const match of errors) {
+        expect(match, "an error outside the test file").not.toBeNull();
+        byLine.set(Number(match![1]), [...(byLine.get(Number(match![1])) ?? []), match![2]!]);
+      }
+      for (const [line, message] of expected) expect(byLine.get(line)?.join(" | "), `line ${line}: ${bare[line - 1]!.trim()}`).toContain(message);
+      expect([...byLine.keys()].filter((line) => !expected.has(line))).toEqual([]);
+    } finally {
+      rmSync(path);
+    }
   });
 });
 

@@ -79,6 +79,22 @@ describe("wowc fmt", () => {
     expect(readFileSync(join(dir, "b.wow"), "utf8")).toBe(tidy);
   });
 
+  it("--print-width sets the column long annotations wrap at", async () => {
+    const dir = scratchDir();
+    const job = 'context shop\n\nsaga S {\n  @OnSchedule(name = "nightly", cron = "0 0 2 * * *", zone = "UTC", commands = [Alpha])\n  job nightly\n}\n';
+    writeFileSync(join(dir, "a.wow"), job);
+    // 88 columns: within the default 100, beyond 80.
+    expect(await wowc(["fmt", "--check", "a.wow"], dir)).toMatchObject({ code: 0 });
+    expect(await wowc(["fmt", "--print-width", "80", "a.wow"], dir)).toMatchObject({ code: 0 });
+    expect(readFileSync(join(dir, "a.wow"), "utf8")).toContain('  @OnSchedule(\n    name = "nightly",\n');
+    expect(await wowc(["fmt", "--check", "--print-width=80", "a.wow"], dir)).toMatchObject({ code: 0 });
+    expect(await wowc(["fmt", "--print-width=120", "a.wow"], dir)).toMatchObject({ code: 0 });
+    expect(readFileSync(join(dir, "a.wow"), "utf8")).toBe(job);
+    const bad = await wowc(["fmt", "--print-width", "wide"], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--print-width takes a whole number from 40 to 1000, not 'wide'");
+  });
+
   it("reports a missing path and unknown options as usage errors", async () => {
     expect((await wowc(["fmt", "nope.wow"], scratchDir())).code).toBe(2);
     expect((await wowc(["fmt", "--wat"], scratchDir())).code).toBe(2);

@@ -79,6 +79,27 @@ describe("formatting never changes the manifest", () => {
   });
 });
 
+describe("print width", () => {
+  const long = 'context c\nsaga S {\n  @OnSchedule(name = "nightly", cron = "0 0 2 * * *", zone = "Europe/Berlin", commands = [Alpha, Beta])\n  job nightly\n}\n';
+
+  it("wraps an annotation longer than 100 columns, one argument per line, and keeps one that fits", () => {
+    expect(formatText(long)).toBe(
+      'context c\n\nsaga S {\n  @OnSchedule(\n    name = "nightly",\n    cron = "0 0 2 * * *",\n    zone = "Europe/Berlin",\n    commands = [Alpha, Beta]\n  )\n  job nightly\n}\n',
+    );
+    expect(formatText(long, "c.wow", { printWidth: 120 })).toBe(long.replace("context c\n", "context c\n\n"));
+  });
+
+  it("wraps a list argument that is still too long, one item per line, and joins a wrapped annotation that now fits", () => {
+    const narrow = formatText(long, "c.wow", { printWidth: 40 });
+    expect(narrow).toContain("    commands = [Alpha, Beta]\n");
+    const tight = formatText(long, "c.wow", { printWidth: 26 });
+    expect(tight).toContain("    commands = [\n      Alpha,\n      Beta\n    ]\n");
+    // Idempotent at every width, and back to one line when the width allows it.
+    for (const width of [26, 40, 100, 120]) expect(formatText(formatText(long, "c.wow", { printWidth: width }), "c.wow", { printWidth: width })).toBe(formatText(long, "c.wow", { printWidth: width }));
+    expect(formatText(tight, "c.wow", { printWidth: 120 })).toBe(formatText(long, "c.wow", { printWidth: 120 }));
+  });
+});
+
 describe("syntax errors", () => {
   it("refuses to format a file with syntax errors and returns its diagnostics", () => {
     const result = formatFile({ path: "broken.wow", text: "context c\naggregate A {\n  command X { a: }\n" });

@@ -72,8 +72,8 @@ describe("wowc lsp hover", () => {
   });
 
   it("shows a job's rule in words and its next five fire times in its zone", async () => {
-    const hover = await client.request<Hover>("textDocument/hover", at(inventory, 44, 50));
-    expect(hover.range).toEqual(range(46, 6, 46, 23));
+    const hover = await client.request<Hover>("textDocument/hover", at(inventory, 46, 11));
+    expect(hover.range).toEqual(range(54, 6, 54, 23));
     expect(hover.contents.value).toBe(
       [
         "**job** `receiveDeliveries` — cron `0 0 6 * * *` in UTC",
@@ -86,12 +86,12 @@ describe("wowc lsp hover", () => {
 
   it("reads the rule in the job's zone, across a daylight-saving change", async () => {
     const from = client.published.length;
-    await client.replace(inventory, 'cron = "0 0 6 * * *", zone = "UTC"', 'cron = "0 30 2 * * SUN", zone = "Europe/Paris"');
+    await client.replace(inventory, 'cron = "0 0 6 * * *",\n    zone = "UTC"', 'cron = "0 30 2 * * SUN",\n    zone = "Europe/Paris"');
     await client.diagnostics(inventory, from);
-    const hover = await client.request<Hover>("textDocument/hover", at(inventory, 46, 8));
+    const hover = await client.request<Hover>("textDocument/hover", at(inventory, 54, 8));
     expect(hover.contents.value).toContain("Fires at 02:30:00, on Sunday (Europe/Paris).");
     expect(hover.contents.value).toContain("| 2025-01-05 02:30:00 +01:00 | 2025-01-05T01:30:00.000Z |");
-    await client.replace(inventory, 'cron = "0 30 2 * * SUN", zone = "Europe/Paris"', 'cron = "0 0 6 * * *", zone = "UTC"');
+    await client.replace(inventory, 'cron = "0 30 2 * * SUN",\n    zone = "Europe/Paris"', 'cron = "0 0 6 * * *",\n    zone = "UTC"');
   });
 });
 
@@ -165,7 +165,7 @@ describe("wowc lsp symbols", () => {
     const symbols = await client.request<DocumentSymbol[]>("textDocument/documentSymbol", { textDocument: { uri: inventory } });
     expect(symbols.map((s) => [s.name, s.kind])).toEqual([["eshop-inventory", 3], ["Deliveries", 11], ["Stock", 5], ["StockSaga", 5]]);
     const saga = symbols[3]!;
-    expect(saga.range).toEqual(range(27, 0, 47, 1));
+    expect(saga.range).toEqual(range(27, 0, 55, 1));
     expect(saga.selectionRange).toEqual(range(27, 5, 27, 14));
     expect(saga.children!.map((c) => c.name)).toEqual(["on eshop-order.OrderCreated", "on StockReserved", "on StockShortage", "on eshop-order.OrderCancelled", "on ReserveStock", "receiveDeliveries"]);
     expect(symbols[2]!.children!.map((c) => c.name).slice(0, 3)).toEqual(["state", "ReceiveStock", "ReserveStock"]);
@@ -243,22 +243,22 @@ describe("wowc lsp completion", () => {
     await client.replace(order, "  @OnCommand(produces = [OrderPaid])", "  @\n  @OnCommand(produces = [OrderPaid])");
     expect(labels(await complete(order, 40, 3)).sort()).toEqual(["Blocking", "CreateAggregate", "DeleteAggregate", "OnCommand", "Retry"]);
     await client.replace(order, "  @\n  @OnCommand(produces = [OrderPaid])", "  @OnCommand(produces = [OrderPaid])");
-    const saga = labels(await complete(inventory, 44, 14));
+    const saga = labels(await complete(inventory, 45, 4));
     expect(saga).toEqual(["scope", "sharded", "jitter"]);
-    const args = await complete(inventory, 44, 42);
+    const args = await complete(inventory, 45, 32);
     expect(args.items.map((i) => i.textEdit!.newText)).toEqual(["scope = ", "sharded = ", "jitter = "]);
   });
 
   it("offers zone names inside `zone = \"…\"` and misfire, scope and overlap values", async () => {
-    const zones = await complete(inventory, 44, 74);
+    const zones = await complete(inventory, 47, 13);
     expect(labels(zones)).toEqual(expect.arrayContaining(["UTC", "Europe/Paris", "America/New_York"]));
-    expect(zones.items.find((i) => i.label === "Europe/Paris")!.textEdit).toEqual({ range: range(44, 73, 44, 76), newText: "Europe/Paris" });
-    expect(labels(await complete(inventory, 44, 89))).toEqual(["COALESCE", "CATCH_UP"]);
+    expect(zones.items.find((i) => i.label === "Europe/Paris")!.textEdit).toEqual({ range: range(47, 12, 47, 15), newText: "Europe/Paris" });
+    expect(labels(await complete(inventory, 48, 14))).toEqual(["COALESCE", "CATCH_UP"]);
     await client.replace(inventory, "misfire = COALESCE,", "misfire = COALESCE, scope = ,");
-    expect(labels(await complete(inventory, 44, 106))).toEqual(["SYSTEM", "TENANT"]);
+    expect(labels(await complete(inventory, 48, 31))).toEqual(["SYSTEM", "TENANT"]);
     await client.replace(inventory, "misfire = COALESCE, scope = ,", "misfire = COALESCE,");
     await client.replace(inventory, "overlap = SKIP", "overlap = ");
-    expect(labels(await complete(inventory, 44, 136))).toEqual(["BUFFER_ALL", "BUFFER_ONE", "SKIP"]);
+    expect(labels(await complete(inventory, 50, 14))).toEqual(["BUFFER_ALL", "BUFFER_ONE", "SKIP"]);
     await client.replace(inventory, "overlap = ", "overlap = SKIP");
   });
 

@@ -25,7 +25,7 @@ export const order = defineOrder<{ PaymentPolicy: PaymentPolicy }>({
 
   onCreateOrder(_state, command) {
     if (command.body.items.length === 0) reject("IllegalArgument", "an order needs at least one item");
-    return Decision.events(OrderCreated(command.body.items));
+    return Decision.events(OrderCreated({ items: command.body.items }));
   },
 
   /**
@@ -40,11 +40,11 @@ export const order = defineOrder<{ PaymentPolicy: PaymentPolicy }>({
     if (!waiting) {
       return Decision.noOp;
     }
-    const confirmed = OrderStockItemConfirmed(command.body.productId);
+    const confirmed = OrderStockItemConfirmed({ productId: command.body.productId });
     if (state.confirmedProducts.length + 1 !== products(state).size) {
       return Decision.events(confirmed);
     }
-    scope.schedule(PAYMENT_GRACE_PERIOD, ScheduleRule.after(paymentPolicy.gracePeriod), CancelOrder(CancelReason.PAYMENT_TIMEOUT));
+    scope.schedule(PAYMENT_GRACE_PERIOD, ScheduleRule.after(paymentPolicy.gracePeriod), CancelOrder({ reason: CancelReason.PAYMENT_TIMEOUT }));
     return Decision.events(confirmed, OrderStockConfirmed());
   },
 
@@ -52,7 +52,7 @@ export const order = defineOrder<{ PaymentPolicy: PaymentPolicy }>({
   onPayOrder(state, command, scope) {
     if (state.status !== OrderStatus.AWAITING_PAYMENT) reject("IllegalState", `an order ${state.status} cannot be paid`);
     scope.cancelSchedule(PAYMENT_GRACE_PERIOD);
-    return Decision.events(OrderPaid(command.body.amount, scope.now));
+    return Decision.events(OrderPaid({ amount: command.body.amount, at: scope.now }));
   },
 
   /** A paid or cancelled order is not cancelled again: a late payment deadline is rejected as a normal guard. */
@@ -60,7 +60,7 @@ export const order = defineOrder<{ PaymentPolicy: PaymentPolicy }>({
     if (state.status === OrderStatus.PAID || state.status === OrderStatus.CANCELLED) {
       reject("IllegalState", `an order ${state.status} cannot be cancelled`);
     }
-    return Decision.events(OrderCancelled(command.body.reason));
+    return Decision.events(OrderCancelled({ reason: command.body.reason }));
   },
 
   apply: {

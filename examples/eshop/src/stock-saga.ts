@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 export const stockSaga = defineStockSaga<{ Deliveries: Deliveries }>({
   /** Reserves every item of a new order on its product's stock. */
   onOrderCreated(event, context) {
-    return event.body.items.map((item) => context.command(Stock.target(item.productId), ReserveStock(event.aggregate.id, item.quantity)));
+    return event.body.items.map((item) => context.command(Stock.target(item.productId), ReserveStock({ orderId: event.aggregate.id, quantity: item.quantity })));
   },
 
   /** Confirms the product to the order, and asks the stock to release the reservation if the order never settles. */
@@ -21,19 +21,19 @@ export const stockSaga = defineStockSaga<{ Deliveries: Deliveries }>({
     const productId = event.aggregate.id;
     rememberReservation(event.body.orderId, productId);
     return [
-      context.command(Order.target(event.body.orderId), ConfirmOrderStock(productId)),
-      context.schedule(`reservation:${event.body.orderId}`, ScheduleRule.after(RESERVATION_HOLD), Stock.target(productId), ReleaseStock(event.body.orderId)),
+      context.command(Order.target(event.body.orderId), ConfirmOrderStock({ productId })),
+      context.schedule(`reservation:${event.body.orderId}`, ScheduleRule.after(RESERVATION_HOLD), Stock.target(productId), ReleaseStock({ orderId: event.body.orderId })),
     ];
   },
 
   /** A product is short: the order cannot be served. */
   onStockShortage(event, context) {
-    return [context.command(Order.target(event.body.orderId), CancelOrder(CancelReason.OUT_OF_STOCK))];
+    return [context.command(Order.target(event.body.orderId), CancelOrder({ reason: CancelReason.OUT_OF_STOCK }))];
   },
 
   /** Releases the reservations of a cancelled order's products. */
   onOrderCancelled(event, context) {
-    return takeReservations(event.aggregate.id).map((productId) => context.command(Stock.target(productId), ReleaseStock(event.aggregate.id)));
+    return takeReservations(event.aggregate.id).map((productId) => context.command(Stock.target(productId), ReleaseStock({ orderId: event.aggregate.id })));
   },
 
   /** A reservation the stock refused for a technical reason is left to the reservation hold. */
@@ -46,7 +46,7 @@ export const stockSaga = defineStockSaga<{ Deliveries: Deliveries }>({
     const today = Math.floor(tick.due / DAY_MS) * DAY_MS;
     const days = Array.from({ length: tick.skipped + 1 }, (_, i) => new Date(today - (tick.skipped + 1 - i) * DAY_MS).toISOString().slice(0, 10));
     const delivered = (await Promise.all(days.map((day) => deliveries.deliveredOn(tick.tenantId, day)))).flat();
-    return delivered.map((delivery) => context.command(Stock.ref(tick.tenantId, delivery.productId), ReceiveStock(delivery.quantity)));
+    return delivered.map((delivery) => context.command(Stock.ref(tick.tenantId, delivery.productId), ReceiveStock({ quantity: delivery.quantity })));
   },
 });
 

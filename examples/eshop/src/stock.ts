@@ -8,18 +8,18 @@ export const stock = defineStock({
 
   onReceiveStock(_state, command) {
     if (command.body.quantity <= 0) reject("IllegalArgument", "a delivery has a positive quantity");
-    return Decision.events(StockReceived(command.body.quantity));
+    return Decision.events(StockReceived({ quantity: command.body.quantity }));
   },
 
   /** Reserves what is available, or reports a shortage (the order saga then cancels the order). */
   onReserveStock(state, command) {
     const { orderId, quantity } = command.body;
-    return state.available >= quantity ? Decision.events(StockReserved(orderId, quantity)) : Decision.events(StockShortage(orderId));
+    return state.available >= quantity ? Decision.events(StockReserved({ orderId, quantity })) : Decision.events(StockShortage({ orderId }));
   },
 
   /** Releases an order's reservation (the stock keeps no per-order ledger: counts return on the next delivery). */
   onReleaseStock(_state, command) {
-    return Decision.events(StockReleased(command.body.orderId));
+    return Decision.events(StockReleased({ orderId: command.body.orderId }));
   },
 
   apply: {

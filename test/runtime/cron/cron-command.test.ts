@@ -21,6 +21,8 @@ describe("wowc cron", () => {
         "2025-03-29T01:00:00.000Z  2025-03-29 02:00:00 +01:00  Europe/Rome",
         "2025-03-31T00:00:00.000Z  2025-03-31 02:00:00 +02:00  Europe/Rome",
         "2025-04-01T00:00:00.000Z  2025-04-01 02:00:00 +02:00  Europe/Rome",
+        // The day of the spring gap is named, not silently missing from the list.
+        "Skipped: 2025-03-30 02:00:00 does not exist in Europe/Rome (the clocks skip ahead at 2025-03-30T01:00:00.000Z), so the rule does not fire that day (WOW4011 in a build).",
         "",
       ].join("\n"),
     );
@@ -45,7 +47,15 @@ describe("wowc cron", () => {
         { utc: "2025-11-02T05:30:00.000Z", local: "2025-11-02T01:30:00", offset: "-04:00" },
         { utc: "2025-11-02T06:30:00.000Z", local: "2025-11-02T01:30:00", offset: "-05:00" },
       ],
+      skipped: [],
     });
+  });
+
+  it("--json lists the matches a DST gap skips between the fire times it prints", () => {
+    const { stdout } = run("0 30 2 * * *", "--zone", "Europe/Berlin", "--from", "2026-03-27T00:00:00Z", "--count", "4", "--json");
+    const out = JSON.parse(stdout);
+    expect(out.next.map((f: { local: string }) => f.local.slice(0, 10))).toEqual(["2026-03-27", "2026-03-28", "2026-03-30", "2026-03-31"]);
+    expect(out.skipped).toEqual([{ local: "2026-03-29T02:30:00", skippedAtMs: Date.parse("2026-03-29T01:00:00Z") }]);
   });
 
   it("shows offsets with half hours (Lord Howe)", () => {

@@ -71,6 +71,23 @@ describe("daylight saving", () => {
     ]);
   });
 
+  it("names the first match a gap skips, and none for a rule clear of the gaps", () => {
+    const skipped = (rule: string, zone: string, from?: string) => CronExpression.parse(rule).firstSkipped(zone, from === undefined ? undefined : Date.parse(from));
+    expect(skipped("0 30 2 * * *", "Europe/Berlin")).toEqual({ local: "2025-03-30T02:30:00", skippedAtMs: Date.parse("2025-03-30T01:00:00Z") });
+    expect(skipped("0 30 2 * * *", "Europe/Berlin", "2026-01-01T00:00:00Z")?.local).toBe("2026-03-29T02:30:00");
+    expect(skipped("0 30 2 * * *", "America/New_York")?.local).toBe("2025-03-09T02:30:00");
+    // Only when the date falls on the day of the change: 29 March is the last Sunday in 2026.
+    expect(skipped("0 30 2 29 3 *", "Europe/Berlin")?.local).toBe("2026-03-29T02:30:00");
+    // Lord Howe skips half an hour only: 02:15 is in it, 02:45 is not.
+    expect(skipped("0 15 2 * * *", "Australia/Lord_Howe")?.local).toBe("2025-10-05T02:15:00");
+    expect(skipped("0 45 2 * * *", "Australia/Lord_Howe")).toBeNull();
+    // A repeated hour (autumn) is no gap; zones without DST and UTC have none.
+    expect(skipped("0 30 2 * 10-12 *", "Europe/Berlin")).toBeNull();
+    expect(skipped("0 30 3 * * *", "Europe/Berlin")).toBeNull();
+    expect(skipped("0 30 2 * * *", "Asia/Tokyo")).toBeNull();
+    expect(skipped("0 30 2 * * *", "UTC")).toBeNull();
+  });
+
   it("handles Lord Howe's 30-minute shift", () => {
     // Australia/Lord_Howe: 2025-10-05 02:00 → 02:30 (+10:30 → +11); 2026-04-05 02:00 → 01:30.
     expect(fires("0 0,15,30,45 2 5 10 *", "2025-10-04T00:00:00Z", 2, "Australia/Lord_Howe")).toEqual(["2025-10-04T15:30:00Z", "2025-10-04T15:45:00Z"]);

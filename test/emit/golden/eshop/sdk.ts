@@ -70,27 +70,62 @@ export interface Event<T extends string = string, B = unknown> {
 /** A decision that may hold only the events `E` (the handler's declared `produces`). */
 export type Decided<E extends Event> = { readonly kind: "noop" } | { readonly kind: "events"; readonly events: readonly E[] };
 
-/** Builds typed decisions: `Decision.noOp`, `Decision.events(OrderPaid(amount, at))`. */
+/** `CancelOrder` of `eshop-order.CancelOrder`. */
+type ShortName<T extends string> = T extends `${string}.${infer N}` ? N : T;
+type TypeOf<M> = M extends { readonly type: infer T extends string } ? T : "this message";
+
+/**
+ * What tsc says of a message a declaration does not list: the type an argument is then checked
+ * against reads as the fix (`"CancelOrder is not in schedules = [] of on PayOrder"`).
+ */
+export type NotDeclared<M, Where extends string> = `${ShortName<TypeOf<M>>} is not in ${Where}`;
+
+/** Each of `Ms` that is not an `Allowed`, replaced by the message naming the declaration to change. */
+type Declared<Ms extends readonly unknown[], Allowed, Where extends string> = { [I in keyof Ms]: Ms[I] extends Allowed ? Ms[I] : NotDeclared<Ms[I], Where> };
+
+/** The key of a decision's declaration: a type only, never a property at run time. */
+declare const declaration: unique symbol;
+
+/**
+ * A decision of a handler that may produce only the events `E`, declared by `Where`
+ * (`"produces = [OrderPaid] of on PayOrder"`): `Decision.events` reads both from the handler's
+ * return type and names `Where` for an event outside `E`.
+ */
+export type Produces<E extends Event, Where extends string = string> = Decided<E> & { readonly [declaration]?: Where };
+
+/**
+ * Builds typed decisions: `Decision.noOp`, `Decision.events(OrderPaid({ amount, at }))`. Returned
+ * from a handler, an event its `produces` does not list fails with a message naming that list.
+ */
 export const Decision: {
   readonly noOp: Decided<never>;
-  events<Es extends Event[]>(...events: Es): Decided<Es[number]>;
+  events<Es extends Event[], A extends Event = Es[number], Where extends string = never>(...events: Es & Declared<Es, A, Where>): Produces<A, Where>;
 } = {
   noOp: RuntimeDecision.noOp as Decided<never>,
-  events: <Es extends Event[]>(...events: Es): Decided<Es[number]> => RuntimeDecision.events(...events) as Decided<Es[number]>,
+  events: <Es extends Event[], A extends Event = Es[number], Where extends string = never>(...events: Es & Declared<Es, A, Where>): Produces<A, Where> =>
+    RuntimeDecision.events(...events) as Produces<A, Where>,
 };
 
 /**
- * What a command handler may do besides returning events. `schedule` accepts only the commands the
- * handler declares in `schedules`: the aggregate's own commands (`Own`, the target defaults to this
- * aggregate) and other aggregates' commands (`Foreign`, the target is required).
+ * `C` when `Allowed` lists it, else `C` branded with the message naming the declaration (`Where`)
+ * to change: no value is of that type, so the argument fails, and tsc prints the message.
  */
-export interface DecideScope<Own extends Command = never, Foreign extends Command = never> {
+type Listed<C, Allowed, Where extends string> = [C] extends [Allowed] ? C : C & NotDeclared<C, Where>;
+
+/**
+ * What a command handler may do besides returning events. `schedule` accepts only the commands the
+ * handler declares in `schedules` (`Where` names that declaration in the error for another): the
+ * aggregate's own commands (`Own`, the target defaults to this aggregate) and other aggregates'
+ * commands (`Foreign`, the target is required).
+ */
+export interface DecideScope<Own extends Command = never, Foreign extends Command = never, Where extends string = string> {
   /** The time of the decision (epoch milliseconds). */
   readonly now: number;
-  /** Schedules `command` under `key` (replacing the key), sent to this aggregate unless `target` (of its type) says otherwise. */
-  schedule<C extends Own>(key: string, rule: ScheduleRule, command: C, target?: TargetOf<C>): void;
-  /** Schedules another aggregate's `command` under `key`, sent to `target`: an aggregate of the type that handles it. */
-  schedule<C extends Foreign>(key: string, rule: ScheduleRule, command: C, target: TargetOf<C>): void;
+  /**
+   * Schedules `command` under `key` (replacing the key), sent to this aggregate unless `target` (of
+   * its type) says otherwise; another aggregate's command needs its `target`.
+   */
+  schedule<C extends Command>(key: string, rule: ScheduleRule, command: Listed<C, Own | Foreign, Where>, ...target: [C] extends [Foreign] ? [target: TargetOf<C>] : [target?: TargetOf<C>]): void;
   /** Cancels the schedule under `key`. A command already sent is not recalled. */
   cancelSchedule(key: string): void;
 }
@@ -104,19 +139,22 @@ export type SagaCancel = Extract<SagaCommand, { readonly kind: "cancel" }>;
 /** What a saga's event handler may return: its declared `commands` `C` and `schedules` `S`. */
 export type SagaOutput<C extends Command, S extends Command> = SagaSend<C> | SagaSchedule<S> | SagaCancel;
 
-/** Builds what a saga's event handler returns: commands from `C`, schedules of commands from `S`. */
-export interface SagaContext<C extends Command = never, S extends Command = never> {
+/**
+ * Builds what a saga's event handler returns: commands from `C`, schedules of commands from `S`
+ * (`CommandsWhere` and `SchedulesWhere` name the declarations in the error for another).
+ */
+export interface SagaContext<C extends Command = never, S extends Command = never, CommandsWhere extends string = string, SchedulesWhere extends string = string> {
   /** Sends `command` to `target`, an aggregate of the type that handles it (the tenant defaults to the event's). */
-  command<X extends C>(target: TargetOf<X>, command: X): SagaSend<C>;
+  command<X extends Command>(target: TargetOf<X>, command: Listed<X, C, CommandsWhere>): SagaSend<C>;
   /** Asks `target`, of the type that handles `command`, to schedule it for itself under `key`; a target that does not exist rejects it. */
-  schedule<X extends S>(key: string, rule: ScheduleRule, target: TargetOf<X>, command: X): SagaSchedule<S>;
+  schedule<X extends Command>(key: string, rule: ScheduleRule, target: TargetOf<X>, command: Listed<X, S, SchedulesWhere>): SagaSchedule<S>;
   /** Asks `target` to cancel its schedule under `key`. */
   cancel(key: string, target: TargetRef): SagaCancel;
 }
 
 /** Builds a job's commands from `C`, each with its full target: an aggregate of the type that handles it. */
-export interface JobContext<C extends Command = never> {
-  command<X extends C>(target: RefOf<X>, command: X): JobCommand<C>;
+export interface JobContext<C extends Command = never, Where extends string = string> {
+  command<X extends Command>(target: RefOf<X>, command: Listed<X, C, Where>): JobCommand<C>;
   /** Aborts when the run passes its timeout or the host stops: what the job returns after that is not sent. */
   readonly signal: AbortSignal;
 }

@@ -14,8 +14,8 @@ export interface ReceiveStock {
 }
 /** Command `"eshop-inventory.ReceiveStock"` with its body, handled by aggregate Stock. */
 export type ReceiveStockCommand = $wow.Command<"eshop-inventory.ReceiveStock", ReceiveStock, typeof Stock>;
-export function ReceiveStock(quantity: number): ReceiveStockCommand {
-  return { type: "eshop-inventory.ReceiveStock", body: { quantity } };
+export function ReceiveStock($fields: ReceiveStock): ReceiveStockCommand {
+  return { type: "eshop-inventory.ReceiveStock", body: { quantity: $fields.quantity } };
 }
 ReceiveStock.type = "eshop-inventory.ReceiveStock" as const;
 
@@ -25,8 +25,8 @@ export interface ReserveStock {
 }
 /** Command `"eshop-inventory.ReserveStock"` with its body, handled by aggregate Stock. */
 export type ReserveStockCommand = $wow.Command<"eshop-inventory.ReserveStock", ReserveStock, typeof Stock>;
-export function ReserveStock(orderId: string, quantity: number): ReserveStockCommand {
-  return { type: "eshop-inventory.ReserveStock", body: { orderId, quantity } };
+export function ReserveStock($fields: ReserveStock): ReserveStockCommand {
+  return { type: "eshop-inventory.ReserveStock", body: { orderId: $fields.orderId, quantity: $fields.quantity } };
 }
 ReserveStock.type = "eshop-inventory.ReserveStock" as const;
 
@@ -35,8 +35,8 @@ export interface ReleaseStock {
 }
 /** Command `"eshop-inventory.ReleaseStock"` with its body, handled by aggregate Stock. */
 export type ReleaseStockCommand = $wow.Command<"eshop-inventory.ReleaseStock", ReleaseStock, typeof Stock>;
-export function ReleaseStock(orderId: string): ReleaseStockCommand {
-  return { type: "eshop-inventory.ReleaseStock", body: { orderId } };
+export function ReleaseStock($fields: ReleaseStock): ReleaseStockCommand {
+  return { type: "eshop-inventory.ReleaseStock", body: { orderId: $fields.orderId } };
 }
 ReleaseStock.type = "eshop-inventory.ReleaseStock" as const;
 
@@ -45,8 +45,8 @@ export interface StockReceived {
 }
 /** Event `"eshop-inventory.StockReceived"` with its body. */
 export type StockReceivedEvent = $wow.Event<"eshop-inventory.StockReceived", StockReceived>;
-export function StockReceived(quantity: number): StockReceivedEvent {
-  return { type: "eshop-inventory.StockReceived", body: { quantity } };
+export function StockReceived($fields: StockReceived): StockReceivedEvent {
+  return { type: "eshop-inventory.StockReceived", body: { quantity: $fields.quantity } };
 }
 StockReceived.type = "eshop-inventory.StockReceived" as const;
 
@@ -56,8 +56,8 @@ export interface StockReserved {
 }
 /** Event `"eshop-inventory.StockReserved"` with its body. */
 export type StockReservedEvent = $wow.Event<"eshop-inventory.StockReserved", StockReserved>;
-export function StockReserved(orderId: string, quantity: number): StockReservedEvent {
-  return { type: "eshop-inventory.StockReserved", body: { orderId, quantity } };
+export function StockReserved($fields: StockReserved): StockReservedEvent {
+  return { type: "eshop-inventory.StockReserved", body: { orderId: $fields.orderId, quantity: $fields.quantity } };
 }
 StockReserved.type = "eshop-inventory.StockReserved" as const;
 
@@ -66,8 +66,8 @@ export interface StockShortage {
 }
 /** Event `"eshop-inventory.StockShortage"` with its body. */
 export type StockShortageEvent = $wow.Event<"eshop-inventory.StockShortage", StockShortage>;
-export function StockShortage(orderId: string): StockShortageEvent {
-  return { type: "eshop-inventory.StockShortage", body: { orderId } };
+export function StockShortage($fields: StockShortage): StockShortageEvent {
+  return { type: "eshop-inventory.StockShortage", body: { orderId: $fields.orderId } };
 }
 StockShortage.type = "eshop-inventory.StockShortage" as const;
 
@@ -76,8 +76,8 @@ export interface StockReleased {
 }
 /** Event `"eshop-inventory.StockReleased"` with its body. */
 export type StockReleasedEvent = $wow.Event<"eshop-inventory.StockReleased", StockReleased>;
-export function StockReleased(orderId: string): StockReleasedEvent {
-  return { type: "eshop-inventory.StockReleased", body: { orderId } };
+export function StockReleased($fields: StockReleased): StockReleasedEvent {
+  return { type: "eshop-inventory.StockReleased", body: { orderId: $fields.orderId } };
 }
 StockReleased.type = "eshop-inventory.StockReleased" as const;
 
@@ -89,8 +89,8 @@ export interface StockEvents {
   "eshop-inventory.StockReleased": StockReleasedEvent;
 }
 
-/** A decision of Stock that may produce only the events `K`. */
-export type StockDecision<K extends keyof StockEvents> = $wow.Decided<StockEvents[K]>;
+/** A decision of Stock that may produce only the events `K` (declared by `Where`, which type errors name). */
+export type StockDecision<K extends keyof StockEvents, Where extends string = string> = $wow.Produces<StockEvents[K], Where>;
 
 /** The services Stock's handlers ask for; the host narrows each `unknown` with its own type. */
 export interface StockServiceTypes {
@@ -103,18 +103,18 @@ export interface StockHandlers {
   onReceiveStock(
     state: StockState,
     command: $wow.CommandMessage<ReceiveStock>,
-    scope: $wow.DecideScope<never, never>,
-  ): $wow.Awaitable<StockDecision<"eshop-inventory.StockReceived">>;
+    scope: $wow.DecideScope<never, never, "schedules = [] of on ReceiveStock">,
+  ): $wow.Awaitable<StockDecision<"eshop-inventory.StockReceived", "produces = [StockReceived] of on ReceiveStock">>;
   onReserveStock(
     state: StockState,
     command: $wow.CommandMessage<ReserveStock>,
-    scope: $wow.DecideScope<never, never>,
-  ): $wow.Awaitable<StockDecision<"eshop-inventory.StockReserved" | "eshop-inventory.StockShortage">>;
+    scope: $wow.DecideScope<never, never, "schedules = [] of on ReserveStock">,
+  ): $wow.Awaitable<StockDecision<"eshop-inventory.StockReserved" | "eshop-inventory.StockShortage", "produces = [StockReserved, StockShortage] of on ReserveStock">>;
   onReleaseStock(
     state: StockState,
     command: $wow.CommandMessage<ReleaseStock>,
-    scope: $wow.DecideScope<never, never>,
-  ): $wow.Awaitable<StockDecision<"eshop-inventory.StockReleased">>;
+    scope: $wow.DecideScope<never, never, "schedules = [] of on ReleaseStock">,
+  ): $wow.Awaitable<StockDecision<"eshop-inventory.StockReleased", "produces = [StockReleased] of on ReleaseStock">>;
   /** How each event changes the state. */
   readonly apply: {
     StockReceived(state: StockState, event: $wow.EventMessage<StockReceived>): StockState;

@@ -13,19 +13,19 @@ export interface StockSagaServiceTypes {
 export interface StockSagaHandlers<$Svc extends StockSagaServiceTypes = StockSagaServiceTypes> {
   onOrderCreated(
     event: $wow.EventMessage<$eshopOrder.OrderCreated>,
-    context: $wow.SagaContext<ReserveStockCommand, never>,
+    context: $wow.SagaContext<ReserveStockCommand, never, "commands = [ReserveStock] of on eshop-order.OrderCreated", "schedules = [] of on eshop-order.OrderCreated">,
   ): $wow.Awaitable<readonly $wow.SagaOutput<ReserveStockCommand, never>[]>;
   onStockReserved(
     event: $wow.EventMessage<StockReserved>,
-    context: $wow.SagaContext<$eshopOrder.ConfirmOrderStockCommand, ReleaseStockCommand>,
+    context: $wow.SagaContext<$eshopOrder.ConfirmOrderStockCommand, ReleaseStockCommand, "commands = [eshop-order.ConfirmOrderStock] of on StockReserved", "schedules = [ReleaseStock] of on StockReserved">,
   ): $wow.Awaitable<readonly $wow.SagaOutput<$eshopOrder.ConfirmOrderStockCommand, ReleaseStockCommand>[]>;
   onStockShortage(
     event: $wow.EventMessage<StockShortage>,
-    context: $wow.SagaContext<$eshopOrder.CancelOrderCommand, never>,
+    context: $wow.SagaContext<$eshopOrder.CancelOrderCommand, never, "commands = [eshop-order.CancelOrder] of on StockShortage", "schedules = [] of on StockShortage">,
   ): $wow.Awaitable<readonly $wow.SagaOutput<$eshopOrder.CancelOrderCommand, never>[]>;
   onOrderCancelled(
     event: $wow.EventMessage<$eshopOrder.OrderCancelled>,
-    context: $wow.SagaContext<ReleaseStockCommand, never>,
+    context: $wow.SagaContext<ReleaseStockCommand, never, "commands = [ReleaseStock] of on eshop-order.OrderCancelled", "schedules = [] of on eshop-order.OrderCancelled">,
   ): $wow.Awaitable<readonly $wow.SagaOutput<ReleaseStockCommand, never>[]>;
   onReserveStockRejected(
     rejection: $wow.CommandRejection<ReserveStock>,
@@ -33,7 +33,7 @@ export interface StockSagaHandlers<$Svc extends StockSagaServiceTypes = StockSag
   /** @OnSchedule(name = "receive-deliveries", cron = "0 0 6 * * *", zone = "UTC", scope = SYSTEM, sharded = false, misfire = COALESCE) */
   receiveDeliveries(
     tick: $wow.ScheduleTick,
-    context: $wow.JobContext<ReceiveStockCommand>,
+    context: $wow.JobContext<ReceiveStockCommand, "commands = [ReceiveStock] of job receiveDeliveries">,
     services: {
       readonly deliveries: $Svc["Deliveries"];
     },
@@ -53,7 +53,7 @@ export function defineStockSaga<$Svc extends StockSagaServiceTypes = StockSagaSe
         commands: ["eshop-inventory.ReserveStock"],
         schedules: [],
         handle: (event, context) =>
-          impl.onOrderCreated(event as $wow.EventMessage<$eshopOrder.OrderCreated>, context as $wow.SagaContext<ReserveStockCommand, never>),
+          impl.onOrderCreated(event as $wow.EventMessage<$eshopOrder.OrderCreated>, context as $wow.SagaContext<ReserveStockCommand, never, "commands = [ReserveStock] of on eshop-order.OrderCreated", "schedules = [] of on eshop-order.OrderCreated">),
       },
       "eshop-inventory.StockReserved": {
         function: "onStockReserved",
@@ -62,7 +62,7 @@ export function defineStockSaga<$Svc extends StockSagaServiceTypes = StockSagaSe
         commands: ["eshop-order.ConfirmOrderStock"],
         schedules: ["eshop-inventory.ReleaseStock"],
         handle: (event, context) =>
-          impl.onStockReserved(event as $wow.EventMessage<StockReserved>, context as $wow.SagaContext<$eshopOrder.ConfirmOrderStockCommand, ReleaseStockCommand>),
+          impl.onStockReserved(event as $wow.EventMessage<StockReserved>, context as $wow.SagaContext<$eshopOrder.ConfirmOrderStockCommand, ReleaseStockCommand, "commands = [eshop-order.ConfirmOrderStock] of on StockReserved", "schedules = [ReleaseStock] of on StockReserved">),
       },
       "eshop-inventory.StockShortage": {
         function: "onStockShortage",
@@ -71,7 +71,7 @@ export function defineStockSaga<$Svc extends StockSagaServiceTypes = StockSagaSe
         commands: ["eshop-order.CancelOrder"],
         schedules: [],
         handle: (event, context) =>
-          impl.onStockShortage(event as $wow.EventMessage<StockShortage>, context as $wow.SagaContext<$eshopOrder.CancelOrderCommand, never>),
+          impl.onStockShortage(event as $wow.EventMessage<StockShortage>, context as $wow.SagaContext<$eshopOrder.CancelOrderCommand, never, "commands = [eshop-order.CancelOrder] of on StockShortage", "schedules = [] of on StockShortage">),
       },
       "eshop-order.OrderCancelled": {
         function: "onOrderCancelled",
@@ -80,7 +80,7 @@ export function defineStockSaga<$Svc extends StockSagaServiceTypes = StockSagaSe
         commands: ["eshop-inventory.ReleaseStock"],
         schedules: [],
         handle: (event, context) =>
-          impl.onOrderCancelled(event as $wow.EventMessage<$eshopOrder.OrderCancelled>, context as $wow.SagaContext<ReleaseStockCommand, never>),
+          impl.onOrderCancelled(event as $wow.EventMessage<$eshopOrder.OrderCancelled>, context as $wow.SagaContext<ReleaseStockCommand, never, "commands = [ReleaseStock] of on eshop-order.OrderCancelled", "schedules = [] of on eshop-order.OrderCancelled">),
       },
     },
     rejections: {
@@ -106,7 +106,7 @@ export function defineStockSaga<$Svc extends StockSagaServiceTypes = StockSagaSe
         services: ["eshop-inventory.Deliveries"], overlap: "SKIP", timeout: "10m", retry: { maxAttempts: 3, backoff: "30s", maxBackoff: "5m" }, blocking: true,
         commands: ["eshop-inventory.ReceiveStock"],
         handle: (tick, context, services) =>
-          impl.receiveDeliveries(tick, context as $wow.JobContext<ReceiveStockCommand>, { deliveries: services["eshop-inventory.Deliveries"] as $Svc["Deliveries"] }),
+          impl.receiveDeliveries(tick, context as $wow.JobContext<ReceiveStockCommand, "commands = [ReceiveStock] of job receiveDeliveries">, { deliveries: services["eshop-inventory.Deliveries"] as $Svc["Deliveries"] }),
       },
     ],
   };

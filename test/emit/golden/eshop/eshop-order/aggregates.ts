@@ -17,8 +17,8 @@ export interface CreateOrder {
 }
 /** Command `"eshop-order.CreateOrder"` with its body, handled by aggregate Order. */
 export type CreateOrderCommand = $wow.Command<"eshop-order.CreateOrder", CreateOrder, typeof Order>;
-export function CreateOrder(items: readonly OrderItem[]): CreateOrderCommand {
-  return { type: "eshop-order.CreateOrder", body: { items } };
+export function CreateOrder($fields: CreateOrder): CreateOrderCommand {
+  return { type: "eshop-order.CreateOrder", body: { items: $fields.items } };
 }
 CreateOrder.type = "eshop-order.CreateOrder" as const;
 
@@ -27,8 +27,8 @@ export interface ConfirmOrderStock {
 }
 /** Command `"eshop-order.ConfirmOrderStock"` with its body, handled by aggregate Order. */
 export type ConfirmOrderStockCommand = $wow.Command<"eshop-order.ConfirmOrderStock", ConfirmOrderStock, typeof Order>;
-export function ConfirmOrderStock(productId: string): ConfirmOrderStockCommand {
-  return { type: "eshop-order.ConfirmOrderStock", body: { productId } };
+export function ConfirmOrderStock($fields: ConfirmOrderStock): ConfirmOrderStockCommand {
+  return { type: "eshop-order.ConfirmOrderStock", body: { productId: $fields.productId } };
 }
 ConfirmOrderStock.type = "eshop-order.ConfirmOrderStock" as const;
 
@@ -37,8 +37,8 @@ export interface PayOrder {
 }
 /** Command `"eshop-order.PayOrder"` with its body, handled by aggregate Order. */
 export type PayOrderCommand = $wow.Command<"eshop-order.PayOrder", PayOrder, typeof Order>;
-export function PayOrder(amount: number): PayOrderCommand {
-  return { type: "eshop-order.PayOrder", body: { amount } };
+export function PayOrder($fields: PayOrder): PayOrderCommand {
+  return { type: "eshop-order.PayOrder", body: { amount: $fields.amount } };
 }
 PayOrder.type = "eshop-order.PayOrder" as const;
 
@@ -47,8 +47,8 @@ export interface CancelOrder {
 }
 /** Command `"eshop-order.CancelOrder"` with its body, handled by aggregate Order. */
 export type CancelOrderCommand = $wow.Command<"eshop-order.CancelOrder", CancelOrder, typeof Order>;
-export function CancelOrder(reason: CancelReason): CancelOrderCommand {
-  return { type: "eshop-order.CancelOrder", body: { reason } };
+export function CancelOrder($fields: CancelOrder): CancelOrderCommand {
+  return { type: "eshop-order.CancelOrder", body: { reason: $fields.reason } };
 }
 CancelOrder.type = "eshop-order.CancelOrder" as const;
 
@@ -57,8 +57,8 @@ export interface OrderCreated {
 }
 /** Event `"eshop-order.OrderCreated"` with its body. */
 export type OrderCreatedEvent = $wow.Event<"eshop-order.OrderCreated", OrderCreated>;
-export function OrderCreated(items: readonly OrderItem[]): OrderCreatedEvent {
-  return { type: "eshop-order.OrderCreated", body: { items } };
+export function OrderCreated($fields: OrderCreated): OrderCreatedEvent {
+  return { type: "eshop-order.OrderCreated", body: { items: $fields.items } };
 }
 OrderCreated.type = "eshop-order.OrderCreated" as const;
 
@@ -67,8 +67,8 @@ export interface OrderStockItemConfirmed {
 }
 /** Event `"eshop-order.OrderStockItemConfirmed"` with its body. */
 export type OrderStockItemConfirmedEvent = $wow.Event<"eshop-order.OrderStockItemConfirmed", OrderStockItemConfirmed>;
-export function OrderStockItemConfirmed(productId: string): OrderStockItemConfirmedEvent {
-  return { type: "eshop-order.OrderStockItemConfirmed", body: { productId } };
+export function OrderStockItemConfirmed($fields: OrderStockItemConfirmed): OrderStockItemConfirmedEvent {
+  return { type: "eshop-order.OrderStockItemConfirmed", body: { productId: $fields.productId } };
 }
 OrderStockItemConfirmed.type = "eshop-order.OrderStockItemConfirmed" as const;
 
@@ -86,8 +86,8 @@ export interface OrderPaid {
 }
 /** Event `"eshop-order.OrderPaid"` with its body. */
 export type OrderPaidEvent = $wow.Event<"eshop-order.OrderPaid", OrderPaid>;
-export function OrderPaid(amount: number, at: number): OrderPaidEvent {
-  return { type: "eshop-order.OrderPaid", body: { amount, at } };
+export function OrderPaid($fields: OrderPaid): OrderPaidEvent {
+  return { type: "eshop-order.OrderPaid", body: { amount: $fields.amount, at: $fields.at } };
 }
 OrderPaid.type = "eshop-order.OrderPaid" as const;
 
@@ -96,8 +96,8 @@ export interface OrderCancelled {
 }
 /** Event `"eshop-order.OrderCancelled"` with its body. */
 export type OrderCancelledEvent = $wow.Event<"eshop-order.OrderCancelled", OrderCancelled>;
-export function OrderCancelled(reason: CancelReason): OrderCancelledEvent {
-  return { type: "eshop-order.OrderCancelled", body: { reason } };
+export function OrderCancelled($fields: OrderCancelled): OrderCancelledEvent {
+  return { type: "eshop-order.OrderCancelled", body: { reason: $fields.reason } };
 }
 OrderCancelled.type = "eshop-order.OrderCancelled" as const;
 
@@ -110,8 +110,8 @@ export interface OrderEvents {
   "eshop-order.OrderCancelled": OrderCancelledEvent;
 }
 
-/** A decision of Order that may produce only the events `K`. */
-export type OrderDecision<K extends keyof OrderEvents> = $wow.Decided<OrderEvents[K]>;
+/** A decision of Order that may produce only the events `K` (declared by `Where`, which type errors name). */
+export type OrderDecision<K extends keyof OrderEvents, Where extends string = string> = $wow.Produces<OrderEvents[K], Where>;
 
 /** The services Order's handlers ask for; the host narrows each `unknown` with its own type. */
 export interface OrderServiceTypes {
@@ -126,26 +126,26 @@ export interface OrderHandlers<$Svc extends OrderServiceTypes = OrderServiceType
   onCreateOrder(
     state: OrderState,
     command: $wow.CommandMessage<CreateOrder>,
-    scope: $wow.DecideScope<never, never>,
-  ): $wow.Awaitable<OrderDecision<"eshop-order.OrderCreated">>;
+    scope: $wow.DecideScope<never, never, "schedules = [] of on CreateOrder">,
+  ): $wow.Awaitable<OrderDecision<"eshop-order.OrderCreated", "produces = [OrderCreated] of on CreateOrder">>;
   onConfirmOrderStock(
     state: OrderState,
     command: $wow.CommandMessage<ConfirmOrderStock>,
-    scope: $wow.DecideScope<CancelOrderCommand, never>,
+    scope: $wow.DecideScope<CancelOrderCommand, never, "schedules = [CancelOrder] of on ConfirmOrderStock">,
     services: {
       readonly paymentPolicy: $Svc["PaymentPolicy"];
     },
-  ): $wow.Awaitable<OrderDecision<"eshop-order.OrderStockItemConfirmed" | "eshop-order.OrderStockConfirmed">>;
+  ): $wow.Awaitable<OrderDecision<"eshop-order.OrderStockItemConfirmed" | "eshop-order.OrderStockConfirmed", "produces = [OrderStockItemConfirmed, OrderStockConfirmed] of on ConfirmOrderStock">>;
   onPayOrder(
     state: OrderState,
     command: $wow.CommandMessage<PayOrder>,
-    scope: $wow.DecideScope<never, never>,
-  ): $wow.Awaitable<OrderDecision<"eshop-order.OrderPaid">>;
+    scope: $wow.DecideScope<never, never, "schedules = [] of on PayOrder">,
+  ): $wow.Awaitable<OrderDecision<"eshop-order.OrderPaid", "produces = [OrderPaid] of on PayOrder">>;
   onCancelOrder(
     state: OrderState,
     command: $wow.CommandMessage<CancelOrder>,
-    scope: $wow.DecideScope<never, never>,
-  ): $wow.Awaitable<OrderDecision<"eshop-order.OrderCancelled">>;
+    scope: $wow.DecideScope<never, never, "schedules = [] of on CancelOrder">,
+  ): $wow.Awaitable<OrderDecision<"eshop-order.OrderCancelled", "produces = [OrderCancelled] of on CancelOrder">>;
   /** How each event changes the state. */
   readonly apply: {
     OrderCreated(state: OrderState, event: $wow.EventMessage<OrderCreated>): OrderState;

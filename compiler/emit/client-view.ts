@@ -1,0 +1,73 @@
+// The view model of `client.ts`: one method per command of each aggregate, typed from the model (the
+// body type of the command, the events its handler may produce), with the command's route.
+import { camelCase } from "../case.js";
+import { commandRoute } from "../manifest/routes.js";
+import type { ProgramModel } from "../model.js";
+import { docComment, identifier, methodKey, stringLiteral } from "./escape.js";
+import { aggregatesFile, contextFolder } from "./imports.js";
+
+interface ClientCommandView {
+  readonly doc: string;
+  readonly method: string;
+  readonly parameters: string;
+  readonly events: string;
+  readonly httpMethod: string;
+  readonly path: string;
+  readonly id: string;
+  readonly body: string;
+}
+
+export interface ClientView {
+  readonly imports: readonly string[];
+  readonly aggregates: ReadonlyArray<{ readonly key: string; readonly qualified: string; readonly commands: readonly ClientCommandView[] }>;
+  readonly example: string;
+}
+
+export function clientView(model: ProgramModel): ClientView {
+  const imports: string[] = [];
+  const aggregates: ClientView["aggregates"][number][] = [];
+  // An aggregate's key is its name in camelCase; one that two contexts share gets its context's too.
+  const counts = new Map<string, number>();
+  for (const context of model.contexts) for (const a of context.aggregates) counts.set(a.name, (counts.get(a.name) ?? 0) + 1);
+  model.contexts.forEach((context, index) => {
+    const withHandlers = context.aggregates.filter((a) => a.commands.some((c) => c.handler !== undefined));
+    if (withHandlers.length === 0) return;
+    const ns = `$c${index}`;
+    imports.push(`import type * as ${ns} from "./${contextFolder(context.name)}/${aggregatesFile()}.js";`);
+    for (const aggregate of withHandlers) {
+      const key = counts.get(aggregate.name)! > 1 ? camelCase(`${context.name}-${aggregate.name}`) : camelCase(aggregate.name);
+      const commands = aggregate.commands.flatMap((command): ClientCommandView[] => {
+        const handler = command.handler;
+        if (handler === undefined) return [];
+        const route = commandRoute(context.name, aggregate.name, command.name, command);
+        const events = handler.produces.length === 0 ? "never" : handler.produces.map((e) => `${ns}.${identifier(e.name)}Event`).join(" | ");
+        const body = `${ns}.${identifier(command.name)}`;
+        const optional = command.fields.every((f) => f.type.optional);
+        const parameters = [
+          ...(command.create ? [] : ["id: string"]),
+          ...(command.fields.length === 0 ? [] : [`body: ${body}${optional ? " = {}" : ""}`]),
+          `options$?: ${command.create ? "CreateOptions" : "CommandOptions"}`,
+        ];
+        return [{
+          doc: docComment(joined(command.decl.doc, handler.decl.doc), "      "),
+          method: methodKey(camelCase(command.name)),
+          parameters: parameters.join(", "),
+          events,
+          httpMethod: stringLiteral(route.method),
+          path: stringLiteral(route.path),
+          id: command.create ? "undefined" : "id",
+          body: command.fields.length === 0 ? "{}" : "body",
+        }];
+      });
+      aggregates.push({ key: methodKey(key), qualified: `${context.name}.${aggregate.name}`, commands });
+    }
+  });
+  const first = aggregates[0];
+  const command = first?.commands[0];
+  return { imports, aggregates, example: first === undefined || command === undefined ? "…" : `${first.key}.${command.method}(…)` };
+}
+
+function joined(...docs: (string | undefined)[]): string | undefined {
+  const present = docs.filter((d): d is string => d !== undefined && d.trim() !== "");
+  return present.length === 0 ? undefined : present.join("\n\n");
+}
