@@ -26,16 +26,23 @@ export interface ClientView {
 export function clientView(model: ProgramModel): ClientView {
   const imports: string[] = [];
   const aggregates: ClientView["aggregates"][number][] = [];
-  // An aggregate's key is its name in camelCase; one that two contexts share gets its context's too.
+  // An aggregate's key is its name in camelCase; one that two contexts share gets its context's too;
+  // names that camelCase makes one (`Cart` and `cart`) keep their own spelling, qualified if need be.
   const counts = new Map<string, number>();
   for (const context of model.contexts) for (const a of context.aggregates) counts.set(a.name, (counts.get(a.name) ?? 0) + 1);
+  const preferred = (context: string, aggregate: string) => (counts.get(aggregate)! > 1 ? camelCase(`${context}-${aggregate}`) : camelCase(aggregate));
+  const keyCounts = new Map<string, number>();
+  for (const context of model.contexts) for (const a of context.aggregates) keyCounts.set(preferred(context.name, a.name), (keyCounts.get(preferred(context.name, a.name)) ?? 0) + 1);
   model.contexts.forEach((context, index) => {
     const withHandlers = context.aggregates.filter((a) => a.commands.some((c) => c.handler !== undefined));
     if (withHandlers.length === 0) return;
     const ns = `$c${index}`;
     imports.push(`import type * as ${ns} from "./${contextFolder(context.name)}/${aggregatesFile()}.js";`);
     for (const aggregate of withHandlers) {
-      const key = counts.get(aggregate.name)! > 1 ? camelCase(`${context.name}-${aggregate.name}`) : camelCase(aggregate.name);
+      const wanted = preferred(context.name, aggregate.name);
+      const key = keyCounts.get(wanted)! === 1 ? wanted : counts.get(aggregate.name)! > 1 ? `${context.name}.${aggregate.name}` : aggregate.name;
+      const methodCounts = new Map<string, number>();
+      for (const c of aggregate.commands) methodCounts.set(camelCase(c.name), (methodCounts.get(camelCase(c.name)) ?? 0) + 1);
       const commands = aggregate.commands.flatMap((command): ClientCommandView[] => {
         const handler = command.handler;
         if (handler === undefined) return [];
@@ -50,7 +57,7 @@ export function clientView(model: ProgramModel): ClientView {
         ];
         return [{
           doc: docComment(joined(command.decl.doc, handler.decl.doc), "      "),
-          method: methodKey(camelCase(command.name)),
+          method: methodKey(methodCounts.get(camelCase(command.name))! === 1 ? camelCase(command.name) : command.name),
           parameters: parameters.join(", "),
           events,
           httpMethod: stringLiteral(route.method),
