@@ -3,7 +3,7 @@
 // settings), the declared defaults, and the environment variables that override the file.
 import { jobConfigs, type JobConfig } from "../checker/job-variables.js";
 import type { JobModel, ProgramModel } from "../model.js";
-import { environmentVariable as settingVariable } from "../../runtime/config/config-keys.js";
+import { declaredEnvironment, environmentVariable as settingVariable } from "../../runtime/config/config-keys.js";
 import { lineComment, propertyAccess, propertyKey, stringLiteral } from "./escape.js";
 import { compare } from "./imports.js";
 import { DURATION_SCHEMA, RUNTIME_SECTIONS_SCHEMA } from "../../runtime/config/runtime-sections.js";
@@ -29,7 +29,8 @@ export interface ConfigView {
   /** The body of `jobSchema(row)`: an object literal over `name`, `saga`, `scope`, `expression`, `zone`, `misfire`. */
   readonly jobSchema: string;
   readonly schema: string;
-  readonly environment: readonly { readonly variable: string; readonly path: string; readonly comment: string }[];
+  /** A line naming one job's variable and the setting it sets, for config.ts's comment on the table. */
+  readonly environmentExample: string;
 }
 
 export function configSchema(model: ProgramModel): object {
@@ -108,9 +109,6 @@ function jobSchema(description: unknown, declared: { readonly cron: unknown; rea
   };
 }
 
-/** A job's settings that an environment variable may set, as paths under its key. */
-const JOB_SETTINGS: readonly (readonly string[])[] = [["expression"], ["zone"], ["misfire"], ["enabled"], ["overlap"], ["timeout"], ["jitter"], ["retry", "max-attempts"], ["retry", "backoff"], ["retry", "max-backoff"]];
-
 /** `[name, saga, cron, zone, misfire, scope]` → the description of a job's schema. */
 function jobDescription([name, saga, cron, zone, misfire, scope]: readonly string[]): string {
   return `Job '${name}' of saga ${saga} (declared: cron "${cron}", zone ${zone}, misfire ${misfire}, scope ${scope}).`;
@@ -139,17 +137,14 @@ export function configDefaults(model: ProgramModel): object {
   return { wow: { schedules, timers: { "poll-interval": "1s", "max-attempts": 10 } } };
 }
 
-/** `WOW_SCHEDULES__RECEIVE_DELIVERIES__EXPRESSION` → `wow/schedules/receive-deliveries/expression`. */
+/** `WOW_SCHEDULES__RECEIVE_DELIVERIES__EXPRESSION` → `wow/schedules/receive-deliveries/expression`: the table config.ts builds at load. */
 export function environmentEntries(model: ProgramModel): EnvironmentEntry[] {
-  const entries: EnvironmentEntry[] = [];
-  for (const { key } of jobConfigs(model)) {
-    for (const setting of JOB_SETTINGS) {
-      const path = ["wow", "schedules", key, ...setting];
-      entries.push({ variable: settingVariable(path), path });
-    }
-  }
-  for (const setting of ["poll-interval", "max-attempts"]) entries.push({ variable: settingVariable(["wow", "timers", setting]), path: ["wow", "timers", setting] });
-  return entries;
+  return Object.entries(declaredEnvironment(jobConfigs(model).map((j) => j.key))).map(([variable, path]) => ({ variable, path }));
+}
+
+function environmentExample(jobs: readonly JobConfig[]): string {
+  const path = jobs.length === 0 ? ["wow", "timers", "poll-interval"] : ["wow", "schedules", jobs[0]!.key, "expression"];
+  return lineComment(`e.g. ${settingVariable(path)} sets /${path.join("/")}`);
 }
 
 export function configView(model: ProgramModel): ConfigView {
@@ -161,11 +156,7 @@ export function configView(model: ProgramModel): ConfigView {
     jobs: jobs.map(({ key, job, context }) => `[${[key, job.name, `${context}.${job.saga}`, job.scope].map(stringLiteral).join(", ")}]`),
     jobSchema: tsLiteral(jobSchemaCode(), "  "),
     schema: tsLiteral(schemaOf(new Code("Object.fromEntries(configJobs.map(jobSchema))")), ""),
-    environment: environmentEntries(model).map((e) => ({
-      variable: stringLiteral(e.variable),
-      path: `[${e.path.map(stringLiteral).join(", ")}]`,
-      comment: lineComment(`${e.variable} → /${e.path.join("/")}`),
-    })),
+    environmentExample: environmentExample(jobs),
   };
 }
 

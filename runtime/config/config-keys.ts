@@ -16,6 +16,29 @@ export function environmentVariable(path: readonly string[]): string {
   return `WOW_${path.slice(1).map(environmentSegment).join("__")}`;
 }
 
+/** A declared job's settings that an environment variable may set, as paths under `wow.schedules.<key>`. */
+export const JOB_SETTINGS: readonly (readonly string[])[] = [["expression"], ["zone"], ["misfire"], ["enabled"], ["overlap"], ["timeout"], ["jitter"], ["retry", "max-attempts"], ["retry", "backoff"], ["retry", "max-backoff"]];
+
+/** The timer settings (`wow.timers.*`) the generated configuration takes from the environment. */
+const TIMER_SETTINGS: readonly string[] = ["poll-interval", "max-attempts"];
+
+/**
+ * The variables of the declared jobs' settings (each of `JOB_SETTINGS` under `wow.schedules.<key>`) and
+ * of the timer settings, each with the path it sets. Built at load by the generated config.ts from its
+ * job keys, rather than written out there: 1,000 jobs would make 10,000 lines.
+ */
+export function declaredEnvironment(jobKeys: readonly string[]): Record<string, readonly string[]> {
+  const table: Record<string, readonly string[]> = {}; // every key starts with WOW_
+  for (const key of jobKeys) {
+    for (const setting of JOB_SETTINGS) {
+      const path = ["wow", "schedules", key, ...setting];
+      table[environmentVariable(path)] = path;
+    }
+  }
+  for (const setting of TIMER_SETTINGS) table[environmentVariable(["wow", "timers", setting])] = ["wow", "timers", setting];
+  return table;
+}
+
 /** Variables of config settings have a level separator; others starting with `WOW_` (a tool's own) are not the configuration's. */
 export function isConfigVariable(name: string): boolean {
   return /^WOW_[A-Z0-9_]+__[A-Z0-9_]/.test(name);

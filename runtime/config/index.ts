@@ -2,3 +2,4 @@
 export { CONFIG_FILE_NAME, loadWowConfig, type LoadWowConfigOptions } from "./load-config.js";
 export { WowConfigError } from "./config-error.js";
 export type { ConfigProblem, HttpConfig, HttpCredential, ScheduleConfig, StoreConfig, TimersConfig, WowConfig } from "./types.js";
+export { declaredEnvironment } from "./config-keys.js";

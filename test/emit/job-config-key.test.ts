@@ -35,6 +35,7 @@ const sources = [
 
 interface Generated {
   readonly loadConfig: (options: { file?: string; cwd?: string; env?: Record<string, string> }) => WowConfig;
+  readonly configEnvironment: Readonly<Record<string, readonly string[]>>;
   readonly a: Record<string, (impl: object) => Registration>;
   readonly b: Record<string, (impl: object) => Registration>;
 }
@@ -48,7 +49,8 @@ beforeAll(async () => {
   const runtime = pathToFileURL(join(REPO, "runtime/index.ts")).href;
   writeFiles(work, generate(sources).map((f) => ({ path: f.path, text: f.text.replaceAll('"wowc/runtime"', JSON.stringify(runtime)) })));
   const load = (path: string): Promise<Record<string, unknown>> => import(/* @vite-ignore */ pathToFileURL(join(work, path)).href);
-  sdk = { loadConfig: (await load("config.ts")).loadConfig as Generated["loadConfig"], a: (await load("ctx-a/index.ts")) as Generated["a"], b: (await load("ctx-b/index.ts")) as Generated["b"] };
+  const config = await load("config.ts");
+  sdk = { loadConfig: config.loadConfig as Generated["loadConfig"], configEnvironment: config.configEnvironment as Generated["configEnvironment"], a: (await load("ctx-a/index.ts")) as Generated["a"], b: (await load("ctx-b/index.ts")) as Generated["b"] };
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -97,6 +99,19 @@ describe("a job's config key", () => {
     } finally {
       await host.close();
     }
+  });
+
+  it("takes each job's settings from its environment variables, a shared name's under its qualified key", () => {
+    const env = { WOW_SCHEDULES__CTX_A_SWEEP__ENABLED: "false", WOW_SCHEDULES__CTX_B_SWEEP__RETRY__MAX_ATTEMPTS: "7", WOW_SCHEDULES__NIGHTLY__ZONE: "Asia/Tokyo", WOW_TIMERS__MAX_ATTEMPTS: "3" };
+    writeFileSync(join(work, "empty.json"), "{}");
+    const config = sdk.loadConfig({ cwd: work, file: "empty.json", env });
+    expect(config.wow.schedules["ctx-a.sweep"]).toMatchObject({ enabled: false });
+    expect(config.wow.schedules["ctx-b.sweep"]).toMatchObject({ retry: { "max-attempts": 7 } });
+    expect(config.wow.schedules.nightly).toMatchObject({ zone: "Asia/Tokyo" });
+    expect(config.wow.timers["max-attempts"]).toBe(3);
+    expect(Object.keys(sdk.configEnvironment).filter((v) => v.startsWith("WOW_SCHEDULES__NIGHTLY__")).sort()).toEqual(
+      ["BACKOFF", "ENABLED", "EXPRESSION", "JITTER", "MAX_ATTEMPTS", "MAX_BACKOFF", "MISFIRE", "OVERLAP", "TIMEOUT", "ZONE"].map((s) => `WOW_SCHEDULES__NIGHTLY__${s.endsWith("BACKOFF") || s === "MAX_ATTEMPTS" ? "RETRY__" : ""}${s}`).sort(),
+    );
   });
 
   it("of a shared name is refused bare by the schema (the runtime never reads it)", () => {
