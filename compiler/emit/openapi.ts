@@ -5,7 +5,6 @@
 // (manifest/body-schema.ts): its `$defs` are hoisted to `components/schemas` (refs rewritten), so
 // the two cannot drift. Deterministic: the same model gives the same bytes.
 import { bodySchema, declarationsOf, type JsonSchema } from "../manifest/body-schema.js";
-import { canonicalJson } from "../manifest/json.js";
 import { commandRoute } from "../manifest/routes.js";
 import type { CommandModel, ProgramModel } from "../model.js";
 import type { EmittedFile } from "./emit.js";
@@ -14,7 +13,7 @@ export const OPENAPI_FILE = "openapi.json";
 
 type Json = { [key: string]: unknown };
 
-const json = (schema: string, description: string): Json => ({ description, content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } } });
+const json = (schema: string, description: string): Json => ({ content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } }, description });
 
 /** The statuses a command answers besides 200, with the error codes each carries. */
 const COMMAND_ERRORS: ReadonlyArray<readonly [status: string, description: string]> = [
@@ -26,8 +25,13 @@ const COMMAND_ERRORS: ReadonlyArray<readonly [status: string, description: strin
   ["410", "The aggregate was deleted (`IllegalAccessDeletedAggregate`)."],
 ];
 
+/**
+ * The document is built with its keys in sorted order (the two dictionaries sorted last), so plain
+ * JSON.stringify prints its canonical JSON; canonicalJson would spend a walk of the whole document
+ * finding nothing to reorder (a test holds the two equal).
+ */
 export function emitOpenApi(model: ProgramModel): EmittedFile {
-  return { path: OPENAPI_FILE, text: canonicalJson(openApiDocument(model)) };
+  return { path: OPENAPI_FILE, text: `${JSON.stringify(openApiDocument(model), null, 2)}\n` };
 }
 
 export function openApiDocument(model: ProgramModel): Json {
@@ -55,13 +59,13 @@ export function openApiDocument(model: ProgramModel): Json {
     components: {
       parameters: HEADER_PARAMETERS,
       responses: Object.fromEntries(COMMAND_ERRORS.map(([status, description]) => [`Error${status}`, json("Error", description)])),
-      schemas,
+      schemas: sortedKeys(schemas),
       securitySchemes: { bearer: { description: "A credential of the host's `wow.http.credentials`: `Authorization: Bearer <token>`.", scheme: "bearer", type: "http" } },
     },
     info: { description: "The commands of the model's aggregates and the host's admin routes, as the wowc runtime serves them.", title: model.contexts.map((c) => c.name).join(", ") || "wow", version: "1" },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     openapi: "3.1.0",
-    paths,
+    paths: sortedKeys(paths),
     security: [{ bearer: [] }],
     // Relative: the document describes whichever host serves it.
     servers: [{ description: "The host serving this API", url: "/" }],
@@ -71,8 +75,8 @@ export function openApiDocument(model: ProgramModel): Json {
 
 function operation(context: string, aggregate: string, command: CommandModel, qualified: string): Json {
   const route = commandRoute(context, aggregate, command.name, command);
-  const parameters: Json[] = [{ in: "path", name: "tenantId", required: true, schema: { type: "string" }, description: "The tenant the aggregate belongs to." }];
-  if (route.path.includes("{id}")) parameters.push({ in: "path", name: "id", required: true, schema: { type: "string" }, description: `The id of the ${aggregate}.` });
+  const parameters: Json[] = [{ description: "The tenant the aggregate belongs to.", in: "path", name: "tenantId", required: true, schema: { type: "string" } }];
+  if (route.path.includes("{id}")) parameters.push({ description: `The id of the ${aggregate}.`, in: "path", name: "id", required: true, schema: { type: "string" } });
   for (const name of ["RequestId", ...(command.create ? ["AggregateId"] : []), "AggregateVersion", "WaitStage", "WaitTimeout"]) parameters.push({ $ref: `#/components/parameters/${name}` });
   const doc = [command.decl.doc, command.handler?.decl.doc].filter((d) => d !== undefined && d.trim() !== "").join("\n\n");
   return {
@@ -87,6 +91,12 @@ function operation(context: string, aggregate: string, command: CommandModel, qu
     summary: `${command.create ? "Create" : command.delete ? "Delete" : "Change"} a ${aggregate}: ${command.name}`,
     tags: [context],
   };
+}
+
+function sortedKeys<T>(record: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = Object.create(null) as Record<string, T>;
+  for (const key of Object.keys(record).sort()) out[key] = record[key]!;
+  return out;
 }
 
 /** A body schema's part with its `#/$defs/…` refs pointing at `components/schemas`. */
@@ -155,27 +165,30 @@ const pathParameter = (name: string, description: string): Json => ({ descriptio
 const times: Json = { description: "`epoch` for epoch milliseconds instead of ISO 8601 strings.", in: "query", name: "times", required: false, schema: { enum: ["iso", "epoch"], type: "string" } };
 const probe = (summary: string): Json => ({ responses: { "200": json("Listing", summary), "503": json("Error", "Not ready.") }, security: [], summary, tags: ["wow"] });
 
+/** An admin operation with its id, keys in sorted order. */
+const withId = (operation: Json, operationId: string): Json => sortedKeys({ ...operation, operationId });
+
 const ADMIN_PATHS: Record<string, Record<string, unknown>> = {
-  "/wow/health": { get: { ...probe("Liveness: the process answers."), operationId: "wow.health" } },
-  "/wow/ready": { get: { ...probe("Readiness: the store answers and the host has started."), operationId: "wow.ready" } },
-  "/wow/jobs": { get: { ...admin("The jobs, their schedules and next fire times.", [times]), operationId: "wow.jobs" } },
-  "/wow/jobs/{job}/runs": { get: { ...admin("A job's recent runs.", [pathParameter("job", "The job instance (`name` or `name#partition`)."), times]), operationId: "wow.jobRuns" } },
-  "/wow/timers": { get: { ...admin("The pending timers.", [times]), operationId: "wow.timers" } },
-  "/wow/timers/{id}/attempts": { get: { ...admin("A timer's delivery attempts.", [pathParameter("id", "The timer id."), times]), operationId: "wow.timerAttempts" } },
-  "/wow/parked": { get: { ...admin("Parked timers and events.", [times]), operationId: "wow.parked" } },
-  "/wow/parked/timers/{id}/redrive": { post: { ...admin("Delivers a parked timer again.", [pathParameter("id", "The timer id.")]), operationId: "wow.redriveTimer" } },
-  "/wow/parked/events/{id}/redrive": { post: { ...admin("Delivers a parked event again.", [pathParameter("id", "The parked event id.")]), operationId: "wow.redriveEvent" } },
-  "/wow/metrics": { get: { ...admin("Runtime metrics."), operationId: "wow.metrics" } },
-  "/wow/metrics/lateness": { get: { ...admin("Lateness of fire times, by minute."), operationId: "wow.lateness" } },
-  "/wow/routes": { get: { ...admin("The command routes the host serves."), operationId: "wow.routes" } },
+  "/wow/health": { get: withId(probe("Liveness: the process answers."), "wow.health") },
+  "/wow/ready": { get: withId(probe("Readiness: the store answers and the host has started."), "wow.ready") },
+  "/wow/jobs": { get: withId(admin("The jobs, their schedules and next fire times.", [times]), "wow.jobs") },
+  "/wow/jobs/{job}/runs": { get: withId(admin("A job's recent runs.", [pathParameter("job", "The job instance (`name` or `name#partition`)."), times]), "wow.jobRuns") },
+  "/wow/timers": { get: withId(admin("The pending timers.", [times]), "wow.timers") },
+  "/wow/timers/{id}/attempts": { get: withId(admin("A timer's delivery attempts.", [pathParameter("id", "The timer id."), times]), "wow.timerAttempts") },
+  "/wow/parked": { get: withId(admin("Parked timers and events.", [times]), "wow.parked") },
+  "/wow/parked/timers/{id}/redrive": { post: withId(admin("Delivers a parked timer again.", [pathParameter("id", "The timer id.")]), "wow.redriveTimer") },
+  "/wow/parked/events/{id}/redrive": { post: withId(admin("Delivers a parked event again.", [pathParameter("id", "The parked event id.")]), "wow.redriveEvent") },
+  "/wow/metrics": { get: withId(admin("Runtime metrics."), "wow.metrics") },
+  "/wow/metrics/lateness": { get: withId(admin("Lateness of fire times, by minute."), "wow.lateness") },
+  "/wow/routes": { get: withId(admin("The command routes the host serves."), "wow.routes") },
   "/{context}/schedule/{instance}/{command}": {
-    post: {
-      ...admin("A job instance's schedule command: wow.schedule.enable, reschedule, disable, trigger or backfill.", [
+    post: withId(
+      admin("A job instance's schedule command: wow.schedule.enable, reschedule, disable, trigger or backfill.", [
         pathParameter("context", "The job's context."),
         pathParameter("instance", "The job instance (`name`, or `name#partition` for a sharded job)."),
         pathParameter("command", "wow.schedule.enable, wow.schedule.reschedule, wow.schedule.disable, wow.schedule.trigger or wow.schedule.backfill."),
       ]),
-      operationId: "wow.scheduleCommand",
-    },
+      "wow.scheduleCommand",
+    ),
   },
 };

@@ -4,7 +4,8 @@
 // shared, not copied), then printed by the native JSON.stringify — several times faster than
 // printing piece by piece in JavaScript on the 10 MB manifest of a large project. JavaScript lists
 // integer-like keys ("2", "10") first and in numeric order whatever the insertion order, so a value
-// holding one is printed by the writer below instead.
+// holding an object whose keys that would put out of sorted order is printed by the writer below
+// instead (keys like OpenAPI's "200", "404", "default" come out sorted either way).
 
 export function canonicalJson(value: unknown): string {
   const ordered = inKeyOrder(value);
@@ -52,7 +53,7 @@ function inKeyOrder(value: unknown): unknown {
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
-  if (keys.some(isIntegerLike)) return INTEGER_KEY;
+  if (keys.some(isIntegerLike) && !integerOrderSorts(keys)) return INTEGER_KEY;
   let copy: Record<string, unknown> | undefined = isSorted(keys) ? undefined : {};
   if (copy !== undefined) for (const key of keys.sort()) copy[key] = record[key];
   for (const key of keys) {
@@ -66,6 +67,14 @@ function inKeyOrder(value: unknown): unknown {
 function isIntegerLike(key: string): boolean {
   const first = key.charCodeAt(0);
   return first >= 48 && first <= 57 && INTEGER_LIKE.test(key);
+}
+
+/** Whether an object built with `keys` in sorted order enumerates them sorted (its integer-like keys, numeric first, are already first). */
+function integerOrderSorts(keys: readonly string[]): boolean {
+  const sorted = [...keys].sort();
+  const integers = sorted.filter(isIntegerLike).sort((a, b) => Number(a) - Number(b));
+  const enumerated = [...integers, ...sorted.filter((key) => !isIntegerLike(key))];
+  return enumerated.every((key, i) => key === sorted[i]);
 }
 
 function isSorted(keys: readonly string[]): boolean {

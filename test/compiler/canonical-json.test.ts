@@ -6,6 +6,8 @@ import { canonicalJson, canonicalJsonNested } from "../../compiler/manifest/json
 const values: unknown[] = [
   { b: 1, a: [3, { d: "x", c: null }], e: {} , f: [] },
   { "10": "integer-like keys", "2": true, z: { y: "\u2028 and \"quotes\"" } },
+  { responses: { default: 0, "404": { b: 1, a: 2 }, "200": [] }, $ref: "x", "0": "a digit key after a $" },
+  { responses: { "404": 1, "200": 2, default: 3 } },
   [],
   "text",
   Object.assign(Object.create(null) as object, { name: "no prototype", list: [1, 2] }),
@@ -17,6 +19,8 @@ describe("canonical JSON", () => {
       '{\n  "a": {\n    "c": [\n      {\n        "e": 2,\n        "f": 1\n      }\n    ],\n    "d": 2\n  },\n  "b": 1\n}\n',
     );
     expect(canonicalJson({ "10": 1, "2": 2, a: 3 })).toBe('{\n  "10": 1,\n  "2": 2,\n  "a": 3\n}\n');
+    expect(canonicalJson({ default: 1, "404": 2, "200": 3 })).toBe('{\n  "200": 3,\n  "404": 2,\n  "default": 1\n}\n');
+    expect(canonicalJson({ b: { "1": 1 }, $ref: 2, "0": 3 })).toBe('{\n  "$ref": 2,\n  "0": 3,\n  "b": {\n    "1": 1\n  }\n}\n');
   });
 
   for (const [i, value] of values.entries()) {

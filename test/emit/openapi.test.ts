@@ -12,6 +12,7 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitOpenApi, openApiDocument } from "../../compiler/emit/openapi.js";
 import { bodySchema, declarationsOf } from "../../compiler/manifest/body-schema.js";
+import { canonicalJson } from "../../compiler/manifest/json.js";
 import type { ProgramModel } from "../../compiler/model.js";
 import { build } from "../../compiler/program/build.js";
 import { compileSources } from "../../compiler/program/compile.js";
@@ -71,6 +72,10 @@ describe("openapi.json of the example", () => {
     const written = readFileSync(join(out, "openapi.json"), "utf8");
     expect(written).toBe(emitOpenApi(model).text);
     expect(emitOpenApi(compileSources([...sources].reverse()).model).text).toBe(written);
+  });
+
+  it("is canonical JSON (keys sorted at every level), as the document is built in that order", () => {
+    expect(emitOpenApi(model).text).toBe(canonicalJson(doc));
   });
 });
 
