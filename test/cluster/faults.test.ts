@@ -11,7 +11,7 @@ import { postgresUrl, testSchema } from "../support/postgres.js";
 import { ClusterRun, sleep, timers, TIMING, verdict, waitFor } from "./support.js";
 
 const url = postgresUrl();
-const KILLS = 6;
+const KILLS = 10;
 const BOUND = TIMING.lease + TIMING.poll + 1_000;
 
 async function allDelivered(run: ClusterRun, count: number, timeoutMs: number): Promise<void> {
@@ -21,6 +21,26 @@ async function allDelivered(run: ClusterRun, count: number, timeoutMs: number): 
     timeoutMs,
     () => `${left} of ${count} timers left; ${[...run.hosts.values()].map((h) => `${h.id} (exit ${h.child.exitCode}): ${h.output().slice(-1500)}`).join("\n")}`,
   );
+}
+
+/** Creates the schema, starts `ids`, and seeds `count` timers due over `spreadMs` from a second on. */
+async function started(run: ClusterRun, ids: readonly string[], count: number, spreadMs: number): Promise<void> {
+  await run.prepare();
+  for (const id of ids) await run.start(id);
+  const start = (await run.dbNow()) + 1_000;
+  await run.seed(timers(count, 0, start, spreadMs, Date.now()));
+}
+
+/** Waits for every timer, stops the hosts, and checks the deliveries: none early, none twice, each of `count` once. */
+async function settled(run: ClusterRun, count: number, timeoutMs = 60_000) {
+  await allDelivered(run, count, timeoutMs);
+  await run.stopAll();
+  const fired = await run.fired();
+  const { byRequest, twice, early } = verdict(fired);
+  expect(early).toEqual([]);
+  expect(twice).toEqual([]);
+  expect(byRequest.size).toBe(count);
+  return fired;
 }
 
 /** Whether every timer#slot in `requests` was decided. */
@@ -34,16 +54,16 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
   it(`SIGKILL of one of 3 hosts at random moments, ${KILLS} times: nothing lost, early or twice; takeover within lease + poll + 1 s`, async () => {
     const run = new ClusterRun(url!, testSchema(url!));
     try {
-      await run.prepare();
       const live = ["h1", "h2", "h3"];
-      for (const id of live) await run.start(id);
-      const COUNT = 4_000;
-      const start = (await run.dbNow()) + 1_000;
-      await run.seed(timers(COUNT, 0, start, 14_000, Date.now()));
+      // Due over the whole run: each round is a random wait, the takeover, and a restart.
+      const COUNT = 10_000;
+      await started(run, live, COUNT, 70_000);
       const takeovers: { owned: number; claims: number; held: number }[] = [];
       for (let k = 0; k < KILLS; k++) {
         await sleep(600 + Math.floor(Math.random() * 1_200));
         const victim = live.splice(Math.floor(Math.random() * live.length), 1)[0]!;
+        // Mid-delivery: once it holds claims (or after 2 s without).
+        await waitFor(async () => (await run.claimedBy(victim)).length > 0, 2_000).catch(() => undefined);
         await run.kill(victim);
         const killedAt = Date.now();
         const held = (await run.claimedBy(victim)).map((c) => `${c.id}#${c.slot}`);
@@ -59,15 +79,10 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
         await run.start(fresh);
         live.push(fresh);
       }
-      await allDelivered(run, COUNT, 60_000);
-      await run.stopAll();
-      const fired = await run.fired();
-      const { byRequest, twice, early } = verdict(fired);
+      const fired = await settled(run, COUNT, 90_000);
       console.log(`kills: ${takeovers.map((t) => `owned again ${t.owned} ms, ${t.held} claims delivered ${t.claims} ms`).join("; ")} (bound ${BOUND} ms); ${fired.length} deliveries`);
-      expect(early).toEqual([]);
-      expect(twice).toEqual([]);
-      expect(byRequest.size).toBe(COUNT);
       expect(new Set(fired.map((f) => f.n)).size).toBe(COUNT);
+      expect(takeovers.filter((t) => t.held > 0).length, "kills while the host held claims").toBeGreaterThanOrEqual(KILLS / 2);
       for (const t of takeovers) {
         expect(t.owned).toBeLessThanOrEqual(BOUND);
         expect(t.claims).toBeLessThanOrEqual(BOUND);
@@ -80,11 +95,8 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
   it("a host paused past its lease (SIGSTOP, SIGCONT) writes nothing under the leases it lost; nothing is decided twice or handled by two hosts at once", async () => {
     const run = new ClusterRun(url!, testSchema(url!));
     try {
-      await run.prepare();
-      for (const id of ["h1", "h2", "h3"]) await run.start(id);
       const COUNT = 3_000;
-      const start = (await run.dbNow()) + 1_000;
-      await run.seed(timers(COUNT, 0, start, 9_000, Date.now()));
+      await started(run, ["h1", "h2", "h3"], COUNT, 9_000);
       await sleep(3_000);
       const before = (await run.leases()).filter((l) => l.owner === "h2").map((l) => l.partition);
       const paused = run.hosts.get("h2")!;
@@ -94,9 +106,7 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
       paused.child.kill("SIGCONT");
       await allDelivered(run, COUNT, 60_000);
       await sleep(1_000);
-      await run.stopAll();
-      const fired = await run.fired();
-      const { byRequest, twice, early } = verdict(fired);
+      const fired = await settled(run, COUNT);
       // Handlings of one event by two hosts that overlap in time, neither of them spanning the pause.
       const sagas = run.lines().flatMap((l) => (l.kind === "saga" ? [l] : []));
       const byEvent = new Map<string, typeof sagas>();
@@ -106,9 +116,6 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
       const fenced = paused.output().split("refused: partition").length - 1;
       console.log(`pause: h2 held partitions ${before.join(",")} before; during the pause they were held by ${during.filter((l) => before.includes(l.partition)).map((l) => l.owner).join(",")}; ${twiceHandled} events handled again after the pause (at least once), ${atOnce.length} at once; ${fenced} of its writes refused by fencing; ${fired.length} deliveries`);
       expect(during.filter((l) => before.includes(l.partition)).every((l) => l.owner !== "h2" && l.live)).toBe(true);
-      expect(early).toEqual([]);
-      expect(twice).toEqual([]);
-      expect(byRequest.size).toBe(COUNT);
       expect(atOnce).toEqual([]);
     } finally {
       await run.close();
@@ -118,11 +125,8 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
   it("a fourth host gets its share within two heartbeats; a graceful stop hands over with no delivery later than one poll", async () => {
     const run = new ClusterRun(url!, testSchema(url!));
     try {
-      await run.prepare();
-      for (const id of ["h1", "h2", "h3"]) await run.start(id);
       const COUNT = 3_000;
-      const start = (await run.dbNow()) + 1_000;
-      await run.seed(timers(COUNT, 0, start, 10_000, Date.now()));
+      await started(run, ["h1", "h2", "h3"], COUNT, 10_000);
       await sleep(2_500);
       const share = TIMING.partitions / 4;
       let joinedAt: number | undefined;
@@ -140,18 +144,12 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
       await run.kill("h1", "SIGTERM");
       const handedOver = await run.dbNow();
       await sleep(2_000);
-      await allDelivered(run, COUNT, 60_000);
-      await run.stopAll();
-      const fired = await run.fired();
-      const { twice, early, byRequest } = verdict(fired);
+      const fired = await settled(run, COUNT);
       const around = fired.filter((f) => f.due >= stoppedAt - 500 && f.due <= handedOver + 2_000);
       const lateness = around.map((f) => f.committedAt - f.due).sort((a, b) => a - b);
       const worst = lateness.at(-1) ?? 0;
       console.log(`join: share of ${share} within ${servedAt! - joinedAt!} ms (two heartbeats: ${2 * TIMING.heartbeat} ms); graceful stop took ${handedOver - stoppedAt} ms, lateness of ${around.length} deliveries around it p50 ${lateness[Math.floor(lateness.length / 2)] ?? 0} ms, max ${worst} ms (poll ${TIMING.poll} ms)`);
       expect(servedAt! - joinedAt!).toBeLessThanOrEqual(2 * TIMING.heartbeat + 100);
-      expect(early).toEqual([]);
-      expect(twice).toEqual([]);
-      expect(byRequest.size).toBe(COUNT);
       expect(around.length).toBeGreaterThan(0);
       expect(worst).toBeLessThanOrEqual(TIMING.poll + 300);
     } finally {
