@@ -411,10 +411,14 @@ export class WowHost implements HttpHost {
     return this.subscriptions.redrive(id);
   }
 
-  /** Whether this host's subscriptions (every one, or the sagas' event handlers) have passed `position` within `timeoutMs`. */
-  waitForHandlers(position: number, sagasOnly: boolean, timeoutMs: number): Promise<boolean> {
+  /**
+   * Whether the subscriptions (every one, or the sagas' event handlers; given `events`, those that
+   * take one of them) have passed `position` within `timeoutMs`, on this host or, for a partition
+   * another host owns, on that one.
+   */
+  waitForHandlers(position: number, sagasOnly: boolean, timeoutMs: number, events?: readonly EventMessage[]): Promise<boolean> {
     const sagaHandlers = new Set(this.sagas.flatMap((saga) => Object.values(saga.events).map((handler) => handler.subscription)));
-    return this.subscriptions.waitUntilPast(position, sagasOnly ? (name) => sagaHandlers.has(unpartitioned(name)) : () => true, timeoutMs);
+    return this.subscriptions.waitUntilPast(position, sagasOnly ? (name) => sagaHandlers.has(unpartitioned(name)) : () => true, timeoutMs, events);
   }
 
   /** The hosts sharing the store (this one alone on a store that serves one). */

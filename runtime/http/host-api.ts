@@ -2,7 +2,7 @@
 // actions. The host implements it; the HTTP layer never sees the concrete host.
 import type { JobInstanceView } from "../jobs/job-manager.js";
 import type { CommandResult } from "../model/command-result.js";
-import type { CommandMessage } from "../model/messages.js";
+import type { CommandMessage, EventMessage } from "../model/messages.js";
 import type { AggregateRegistration } from "../model/registration.js";
 import type { SagaJobRegistration } from "../model/saga-registration.js";
 import type { ParkedEvent } from "../store/subscription-store.js";
@@ -104,8 +104,8 @@ export interface HttpHost {
   parkedEvent(id: string): Promise<ParkedEvent | undefined>;
   redriveTimer(id: string): Promise<boolean>;
   redriveEvent(id: string): Promise<RedriveOutcome>;
-  /** Resolves true once this host's subscriptions (every one, or the sagas' event handlers) have passed `position`; false after `timeoutMs`. */
-  waitForHandlers(position: number, sagasOnly: boolean, timeoutMs: number): Promise<boolean>;
+  /** Resolves true once the subscriptions (every one, or the sagas' event handlers; given `events`, those taking one of them) have passed `position`, on whichever host runs each; false after `timeoutMs`. */
+  waitForHandlers(position: number, sagasOnly: boolean, timeoutMs: number, events?: readonly EventMessage[]): Promise<boolean>;
   /** The hosts sharing the store (`GET /wow/hosts`). */
   hosts?(): Promise<HostsView>;
 }

@@ -48,5 +48,5 @@ export async function awaitStage(host: HttpHost, wait: WaitRequest, result: Comm
   if (wait.stage === "SENT" || wait.stage === "PROCESSED") return "PROCESSED";
   const last = Math.max(0, ...result.events.map((event) => event.position ?? 0));
   if (result.outcome !== "decided" || last === 0) return wait.stage; // nothing for a handler to handle
-  return (await host.waitForHandlers(last, wait.stage === "SAGA_HANDLED", wait.timeoutMs)) ? wait.stage : "PROCESSED";
+  return (await host.waitForHandlers(last, wait.stage === "SAGA_HANDLED", wait.timeoutMs, result.events)) ? wait.stage : "PROCESSED";
 }

@@ -85,6 +85,9 @@ interface Worker {
   writes: Promise<void>;
 }
 
+/** How often a wait reads the checkpoint of a subscription another host runs. */
+const REMOTE_CHECKPOINT_POLL_MS = 50;
+
 export class SubscriptionService {
   readonly subscriptions: readonly Subscription[];
   private readonly events: EventStore;
@@ -317,13 +320,17 @@ export class SubscriptionService {
   }
 
   /**
-   * Resolves true once every subscription that `include` names, and that runs on this host now, has
-   * moved past `position` (the event handled, parked or passed over); false after `timeoutMs`. What
-   * a caller waiting for `Command-Wait-Stage: SAGA_HANDLED` (or `EVENT_HANDLED`) waits on.
+   * Resolves true once every subscription that `include` names (and, given `events`, that takes one
+   * of them) has moved past `position` (the event handled, parked or passed over); false after
+   * `timeoutMs`. One that runs on this host is followed in memory; one whose partition another host
+   * owns, by the checkpoint that host writes as it handles. What a caller waiting for
+   * `Command-Wait-Stage: SAGA_HANDLED` (or `EVENT_HANDLED`) waits on.
    */
-  async waitUntilPast(position: number, include: (subscription: string) => boolean, timeoutMs: number): Promise<boolean> {
-    const workers = [...this.workers.values()].filter((w) => include(w.subscription.name));
-    const passed = (w: Worker) => !(w.subscription.active?.() ?? true) || (w.position !== undefined && w.position >= position);
+  async waitUntilPast(position: number, include: (subscription: string) => boolean, timeoutMs: number, events?: readonly EventMessage[]): Promise<boolean> {
+    const workers = [...this.workers.values()].filter((w) => include(w.subscription.name) && (events === undefined || events.some((e) => w.subscription.accepts(e))));
+    /** Checkpoints of the subscriptions run elsewhere, as last read from the store. */
+    const remote = new Map<Worker, number>();
+    const passed = (w: Worker) => ((w.subscription.active?.() ?? true) ? w.position !== undefined && w.position >= position : (remote.get(w) ?? -1) >= position);
     const past = () => workers.every(passed);
     if (past()) return true;
     // A subscription a commit did not wake (none of its events concerned it) would pass only at its next poll.
@@ -342,10 +349,28 @@ export class SubscriptionService {
       }, { once: true });
     });
     const expired = this.clock.sleep(timeoutMs, timeout.signal).then(() => timeout.abort());
+    const elsewhere = this.followRemote(workers, remote, position, timeout.signal, () => this.notifyWaiters());
     const outcome = await reached;
     timeout.abort();
-    await expired;
+    await Promise.all([expired, elsewhere]);
     return outcome;
+  }
+
+  /** Reads the checkpoints of the `workers` inactive here until each is past `position` (or `signal` ends it). */
+  private async followRemote(workers: readonly Worker[], remote: Map<Worker, number>, position: number, signal: AbortSignal, onRead: () => void): Promise<void> {
+    while (!signal.aborted) {
+      const away = workers.filter((w) => !(w.subscription.active?.() ?? true) && (remote.get(w) ?? -1) < position);
+      if (away.length === 0 && workers.every((w) => w.subscription.active?.() ?? true)) return;
+      for (const w of away) {
+        try {
+          remote.set(w, await this.store.checkpoint(w.subscription.name));
+        } catch (error) {
+          this.onError(error);
+        }
+      }
+      onRead();
+      await this.clock.sleep(REMOTE_CHECKPOINT_POLL_MS, signal).catch(() => undefined);
+    }
   }
 
   private notifyWaiters(): void {
