@@ -6,10 +6,10 @@ import type { EventMessage } from "../../model/messages.js";
 import type { AppendResult, Commit, DecisionInput, EventStore, RequestRecord, StoredStream } from "../event-store.js";
 import { commitData, toEvent } from "../stored-json.js";
 import type { BatchOutcome } from "../timer-store.js";
-import { cachedRef } from "../sqlite/rows.js";
+import { cachedRef, type EventRow } from "../sql-rows.js";
 import { writeEntries, type EntryData } from "./commit-writer.js";
 import type { PgConnection } from "./connection.js";
-import type { EventRow, StreamAndRequestRow, StreamStateRow } from "./statements.js";
+import type { StreamAndRequestRow, StreamStateRow } from "./statements.js";
 
 /** An append waiting for its group's transaction. */
 interface PendingAppend {

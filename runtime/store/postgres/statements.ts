@@ -1,6 +1,7 @@
 // Every SQL statement of the PostgreSQL store, one named text each, for the store's (quoted) schema;
 // rows are read by column name. Each is prepared once per connection (by its name). Many-row writes
 // take one array per column and `unnest` them: one statement per table per batch.
+import type { RequestColumns } from "../sql-rows.js";
 
 /** A statement: its text and the name it is prepared under. */
 export interface Statement {
@@ -161,41 +162,5 @@ export interface StreamStateRow {
   readonly snapshot_version: number | null;
 }
 
-export interface StreamAndRequestRow extends StreamStateRow {
-  readonly request_version: number | null;
-  readonly error_code: string | null;
-}
+export interface StreamAndRequestRow extends StreamStateRow, RequestColumns {}
 
-export interface EventRow {
-  readonly position: number;
-  readonly version: number;
-  readonly sequence: number;
-  readonly type: string;
-  readonly data: string;
-}
-
-/** A timer's columns as every timer read returns them. */
-export interface TimerColumns {
-  readonly id: string;
-  readonly owner: string;
-  readonly spec: string;
-  readonly key: string;
-  readonly slot: number;
-  readonly due: number;
-  readonly fire_at: number;
-  readonly status: number;
-  readonly attempts: number;
-  readonly last_error: string | null;
-  readonly parked_at: number | null;
-  readonly target: string | null;
-}
-
-export interface ParkedEventRow {
-  readonly id: string;
-  readonly subscription: string;
-  readonly position: number;
-  readonly event: string;
-  readonly attempts: number;
-  readonly error: string;
-  readonly parked_at: number;
-}

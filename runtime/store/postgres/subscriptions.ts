@@ -2,9 +2,8 @@
 // job instances.
 import { refKey, type AggregateRef } from "../../model/aggregate-ref.js";
 import type { ParkedEvent, SubscriptionStore } from "../subscription-store.js";
-import { toParkedEvent } from "../sqlite/rows.js";
+import { toParkedEvent, type ParkedEventRow } from "../sql-rows.js";
 import type { PgConnection } from "./connection.js";
-import type { ParkedEventRow } from "./statements.js";
 
 const DEFAULT_LIST_LIMIT = 100;
 

@@ -8,11 +8,11 @@ import { slotRequestId } from "../../model/request-ids.js";
 import type { DecisionInput, StoredStream } from "../event-store.js";
 import { toEvent } from "../stored-json.js";
 import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
-import { toTimer } from "../sqlite/rows.js";
+import { toTimer, type EventRow, type TimerColumns } from "../sql-rows.js";
 import { entriesData, lostClaims, settle, writeEntries, type PgClaim } from "./commit-writer.js";
 import { timerListStatement } from "./timer-list.js";
 import type { PgConnection } from "./connection.js";
-import type { EventRow, StreamAndRequestRow, TimerColumns } from "./statements.js";
+import type { StreamAndRequestRow } from "./statements.js";
 
 const DEFAULT_LIST_LIMIT = 1000;
 

@@ -5,7 +5,7 @@ import type { EventMessage } from "../../model/messages.js";
 import { isCommitRefusal, StoreDamagedError } from "../errors.js";
 import type { AppendResult, Commit, DecisionInput, EventStore, RequestRecord, StoredStream } from "../event-store.js";
 import { commitData, toEvent, type CommitData } from "../stored-json.js";
-import { cachedRef } from "./rows.js";
+import { cachedRef } from "../sql-rows.js";
 import type { SqliteConnection } from "./connection.js";
 
 /** An append waiting for its group's transaction, its JSON made (`commitData`). */

@@ -2,6 +2,7 @@
 // are `refKey`s; `wow_slot_request(id, slot)` is `slotRequestId`, registered on the connection, so the
 // request-id format is defined once, in JS.
 import type Database from "better-sqlite3";
+import type { EventRow, ParkedEventRow, RequestColumns, TimerColumns } from "../sql-rows.js";
 
 /** The timer columns every timer read returns. */
 export const TIMER_COLUMNS = "t.id, t.owner, t.spec, t.key, t.slot, t.due, t.fire_at, t.status, t.attempts, t.last_error, t.parked_at, t.target";
@@ -85,48 +86,11 @@ export interface StreamStateRow {
   readonly snapshot_version: number | null;
 }
 
-export interface StreamAndRequestRow extends StreamStateRow {
-  readonly request_version: number | null;
-  readonly error_code: string | null;
-}
-
-export interface EventRow {
-  readonly position: number;
-  readonly version: number;
-  readonly sequence: number;
-  readonly type: string;
-  readonly data: string;
-}
-
-/** A timer's columns as every timer read returns them. */
-export interface TimerColumns {
-  readonly id: string;
-  readonly owner: string;
-  readonly spec: string;
-  readonly key: string;
-  readonly slot: number;
-  readonly due: number;
-  readonly fire_at: number;
-  readonly status: number;
-  readonly attempts: number;
-  readonly last_error: string | null;
-  readonly parked_at: number | null;
-  readonly target: string | null;
-}
+export interface StreamAndRequestRow extends StreamStateRow, RequestColumns {}
 
 /** A due timer (`dueWithInputs`): its columns, its rowid, its target stream's state and its slot's request record. */
 export interface DueRow extends TimerColumns, StreamAndRequestRow {
   readonly row: number;
-}
-
-export interface ParkedEventRow {
-  readonly id: string;
-  readonly subscription: string;
-  readonly position: number;
-  readonly event: string;
-  readonly attempts: number;
-  readonly error: string;
-  readonly parked_at: number;
 }
 
 /** The statements, prepared on one connection (their parameters and rows typed here). */

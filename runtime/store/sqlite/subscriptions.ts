@@ -3,7 +3,7 @@
 import { refKey, type AggregateRef } from "../../model/aggregate-ref.js";
 import type { ParkedEvent, SubscriptionStore } from "../subscription-store.js";
 import type { SqliteConnection } from "./connection.js";
-import { toParkedEvent } from "./rows.js";
+import { toParkedEvent } from "../sql-rows.js";
 
 const DEFAULT_LIST_LIMIT = 100;
 

@@ -13,8 +13,7 @@ import { commitData } from "../stored-json.js";
 import type { BatchEntry, BatchOutcome, ClaimLease, DueBatch, TimerQuery, TimerRow, TimerSettlement, TimerStore } from "../timer-store.js";
 import { bulkStatements, commitBulk, type BulkStatements, type EntryData, type WriteMark } from "./bulk-commit.js";
 import type { SqliteConnection, StreamState } from "./connection.js";
-import { toTimer } from "./rows.js";
-import type { TimerColumns } from "./statements.js";
+import { toTimer, type TimerColumns } from "../sql-rows.js";
 import { timerListStatement } from "./timer-list.js";
 
 /** What a claim read, for `commitBatch`: the file's write mark before the read, each timer's rowid, and its claim number. */
