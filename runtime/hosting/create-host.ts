@@ -194,6 +194,8 @@ export class WowHost implements HttpHost {
         describeDelivery(delivery, ops);
         options.onDelivery?.(delivery);
       },
+      // Fenced: a claim that lapsed (this host paused, or cut off from the store) wrote nothing of these slots.
+      onLost: (lost) => ops.log.warn({ event: "timer.claim-lost", timers: lost.map((l) => `${l.timer}#${l.slot}`) }, `${lost.length} timer slot${lost.length === 1 ? "" : "s"} refused: the claim lapsed and another host claimed ${lost.length === 1 ? "it" : "them"}; nothing written`),
       onError: (error) => this.failed(error, "timers"),
     });
     const blocking = options.config?.wow.subscriptions?.["blocking-concurrency"];
