@@ -318,8 +318,8 @@ export class TimerService {
     const settlement = settlementOf(row, plan);
     let written = false;
     const write = async (commit: Commit): Promise<AppendResult> => {
-      const [outcome] = await this.timers.commitBatch(batch, [{ commit, settlement }]);
-      if (outcome!.ok) {
+      const outcome = (await this.timers.commitBatch(batch, [{ commit, settlement }]))[0]!;
+      if (outcome.ok) {
         written = true;
         return outcome.appended!;
       }
