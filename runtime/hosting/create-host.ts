@@ -201,7 +201,9 @@ export class WowHost implements HttpHost {
     const blocking = options.config?.wow.subscriptions?.["blocking-concurrency"];
     const runtime = { send: this.send, events: this.store.events, clock: this.clock, services: options.services ?? {}, ...(blocking === undefined ? {} : { blockingConcurrency: blocking }) };
     const retryDefaults = { maxAttempts: this.core.timers.options.maxAttempts, backoff: this.core.timers.options.backoff };
-    const jobOps = { ...(ops.runs ? { runs: ops.runs } : {}), metrics: ops.sink, log: ops.log, alerts: ops.alerts, host: ops.host };
+    // A job's run is recorded under the lease of the partition that ran it.
+    const jobRuns = ops.runs === undefined || cluster === undefined ? ops.runs : cluster.fencedRuns(ops.runs, ownership.partitions);
+    const jobOps = { ...(jobRuns ? { runs: jobRuns } : {}), metrics: ops.sink, log: ops.log, alerts: ops.alerts, host: ops.host };
     const partitioned = (subscription: Subscription) => byPartition(subscription, ownership);
     this.subscriptions = new SubscriptionService({
       events: this.store.events,
