@@ -287,7 +287,7 @@ export class TimerService {
     const chains = chainsByTarget(rows);
     let next = 0;
     // A chain's deliveries go one after another (they would conflict on their aggregate's version);
-    // chains run side by side, so their commits share the store's group transactions.
+    // chains run side by side (each commit a transaction of its own with its settlement, fenced by the claim).
     const worker = async () => {
       while (next < chains.length) {
         for (const index of chains[next++]!) settlements[index] = await this.deliver(batch, rows[index]!, tried[index] === true ? 1 : 0);
