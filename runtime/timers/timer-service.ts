@@ -283,7 +283,7 @@ export class TimerService {
    * `settled` and the deliveries that committed nothing. Returns the slots whose claim was lost.
    */
   private async deliverEach(batch: DueBatch, rows: readonly TimerRow[], tried: readonly boolean[], settled: readonly TimerSettlement[]): Promise<LostClaim[]> {
-    const settlements = new Array<TimerSettlement | Written>(rows.length);
+    const settlements = new Array<TimerSettlement | NothingToSettle>(rows.length);
     const chains = chainsByTarget(rows);
     let next = 0;
     // A chain's deliveries go one after another (they would conflict on their aggregate's version);
@@ -311,7 +311,7 @@ export class TimerService {
    * `batch`'s claim (WRITTEN); a claim lost meanwhile writes nothing (LOST). Else the settlement to
    * apply: after a duplicate, or a failure.
    */
-  private async deliver(batch: DueBatch, row: TimerRow, triedConflicts: number): Promise<TimerSettlement | Written> {
+  private async deliver(batch: DueBatch, row: TimerRow, triedConflicts: number): Promise<TimerSettlement | NothingToSettle> {
     const now = this.clock.now();
     const plan = planSlot(row, now, this.cronNext);
     const command = scheduledCommand(row, plan.deliver, now);
@@ -391,7 +391,7 @@ export class TimerService {
 /** A one-by-one delivery's fate besides a settlement still to apply: written with its commit, or its claim lost. */
 const WRITTEN = Symbol("written");
 const LOST = Symbol("lost");
-type Written = typeof WRITTEN | typeof LOST;
+type NothingToSettle = typeof WRITTEN | typeof LOST;
 
 /** A delivered slot ends the timer, or moves a cron timer to its next slot. */
 function settlementOf(row: TimerRow, plan: SlotPlan): TimerSettlement {
