@@ -414,6 +414,8 @@ export class SubscriptionService {
           this.onError(error);
           return false;
         }
+        // The partition went to another host meanwhile (this host paused, or lost the store): so did the event.
+        if (!(subscription.active?.() ?? true)) return false;
         if (attempt >= maxAttempts) {
           const entry: ParkedEvent = {
             id: parkedId(subscription.name, event.position!),
@@ -429,7 +431,7 @@ export class SubscriptionService {
           return true;
         }
         await this.clock.sleep(backoffDelay(attempt, backoff), signal);
-        if (signal.aborted) return false;
+        if (signal.aborted || !(subscription.active?.() ?? true)) return false;
       }
     }
   }
