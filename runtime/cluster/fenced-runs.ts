@@ -31,7 +31,7 @@ export class FencedRuns implements RunStore {
     const partition = runPartition(run, this.partitions);
     if (partition === undefined) return this.inner.record(run);
     const fence = this.fence(partition) ?? { partition, member: this.member, epoch: -1 };
-    if (!(await this.cluster.recordRun(run, fence))) throw new FencedWriteError(`the run ${run.id} of ${run.context}.${run.instance} (slot ${run.slot}, ${run.outcome})`, fence);
+    if (!(await this.cluster.recordRun(run, fence))) throw new FencedWriteError(`the run ${run.id} of ${run.context}.${run.instance} (slot ${run.slot}, ${run.outcome})`, fence, "run");
   }
 
   runs(query: RunQuery): Promise<Page<JobRun>> {

@@ -20,6 +20,7 @@ import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../mod
 import { AggregateRegistry } from "../processing/registry.js";
 import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
 import { StoreDamagedError } from "../store/errors.js";
+import { FencedWriteError } from "../store/cluster-store.js";
 import type { Store } from "../store/store.js";
 import type { ParkedEvent } from "../store/subscription-store.js";
 import type { TimerQuery, TimerRow } from "../store/timer-store.js";
@@ -195,7 +196,10 @@ export class WowHost implements HttpHost {
         options.onDelivery?.(delivery);
       },
       // Fenced: a claim that lapsed (this host paused, or cut off from the store) wrote nothing of these slots.
-      onLost: (lost) => ops.log.warn({ event: "timer.claim-lost", timers: lost.map((l) => `${l.timer}#${l.slot}`) }, `${lost.length} timer slot${lost.length === 1 ? "" : "s"} refused: the claim lapsed and another host claimed ${lost.length === 1 ? "it" : "them"}; nothing written`),
+      onLost: (lost) => {
+        ops.sink.fenced("timer", lost.length);
+        ops.log.warn({ event: "timer.claim-lost", timers: lost.map((l) => `${l.timer}#${l.slot}`) }, `${lost.length} timer slot${lost.length === 1 ? "" : "s"} refused: the claim lapsed and another host claimed ${lost.length === 1 ? "it" : "them"}; nothing written`);
+      },
       onError: (error) => this.failed(error, "timers"),
     });
     const blocking = options.config?.wow.subscriptions?.["blocking-concurrency"];
@@ -328,6 +332,13 @@ export class WowHost implements HttpHost {
 
   /** A loop's poll failed as a whole. A damaged store halts the host: it decides and delivers nothing more. */
   private failed(error: unknown, loop: string): void {
+    // Not the store's failure: this host wrote under a partition lease it had lost, and nothing was written.
+    if (error instanceof FencedWriteError) {
+      this.ops.sink.fenced(error.write, 1);
+      this.ops.log.warn({ event: "cluster.fenced", loop, write: error.write, partition: error.fence.partition, epoch: error.fence.epoch }, error.message);
+      this.options.onError?.(error);
+      return;
+    }
     if (error instanceof StoreDamagedError) {
       if (this.halted === error) return; // the other loops meeting the same damage: reported once
       this.halted ??= error;

@@ -90,7 +90,9 @@ export type WakeTopic = "cluster" | "timers" | "events";
 
 /** A write made under a lease the writer no longer holds: refused, nothing written. */
 export class FencedWriteError extends Error {
-  constructor(readonly what: string, readonly fence: Fence) {
+  readonly code = "WOW_FENCED_WRITE";
+  /** `write`: which kind of write it was (a partition's checkpoint, or a job's run). */
+  constructor(readonly what: string, readonly fence: Fence, readonly write: "checkpoint" | "run" = "checkpoint") {
     super(`${what} refused: partition ${fence.partition} is no longer held by ${fence.member} at epoch ${fence.epoch} (its lease lapsed or moved to another host)`);
     this.name = "FencedWriteError";
   }
