@@ -1,7 +1,7 @@
 // A host on a store that hosts share (PostgreSQL): it joins the cluster before its loops start, runs
 // on the store's clock, owns its share of the partitions, writes partition checkpoints and job runs
-// fenced by their epochs, wakes the other hosts with NOTIFY when a commit gives them work, and hands everything over
-// when it stops gracefully.
+// fenced by their epochs, wakes the other hosts with NOTIFY when a commit gives them work, and hands
+// everything over when it stops gracefully.
 import { ClusterMember } from "../cluster/cluster-member.js";
 import type { OffsetClock } from "../cluster/clock-offset.js";
 import { clusterSettings, type ClusterSettings } from "../cluster/cluster-settings.js";
