@@ -1,22 +1,9 @@
 // The run log of a cluster's host: a job's run is recorded only under the lease of the partition whose
-// subscription ran it (a sharded job's tick partition; else the partition its instance's stream hashes
-// into), at the epoch this host holds it by. A host that lost the lease and wakes has the record
-// refused: the partition's new owner runs that tick and records it.
-import { aggregateRef } from "../model/aggregate-ref.js";
-import { partitionOf } from "../model/partition-of.js";
-import { SCHEDULE_AGGREGATE } from "../jobs/job-messages.js";
+// subscription ran it (`partitionOf`, which the host gives: a sharded job's tick partition, else the
+// partition its instance's stream hashes into), at the epoch this host holds it by. A host that lost
+// the lease and wakes has the record refused: the partition's new owner runs that tick and records it.
 import { FencedWriteError, type ClusterStore, type Fence } from "../store/cluster-store.js";
 import type { InstanceKey, JobRun, Page, RunQuery, RunStore, TimerAttempt } from "../store/run-store.js";
-
-/**
- * The partition whose subscription runs `run`'s ticks, as `jobSubscriptions` and `byPartition` split
- * them; undefined on one partition, where the job's subscription is not split (nor fenced).
- */
-export function runPartition(run: JobRun, partitions: number): number | undefined {
-  if (run.partition !== undefined) return run.partition;
-  if (partitions <= 1) return undefined;
-  return partitionOf(aggregateRef(run.context, SCHEDULE_AGGREGATE, run.instance, run.tenantId), partitions);
-}
 
 export class FencedRuns implements RunStore {
   constructor(
@@ -24,11 +11,12 @@ export class FencedRuns implements RunStore {
     private readonly cluster: ClusterStore,
     private readonly fence: (partition: number) => Fence | undefined,
     private readonly member: string,
-    private readonly partitions: number,
+    /** The partition whose lease a run is recorded under; undefined: not fenced (its subscription is not split). */
+    private readonly partitionOf: (run: JobRun) => number | undefined,
   ) {}
 
   async record(run: JobRun): Promise<void> {
-    const partition = runPartition(run, this.partitions);
+    const partition = this.partitionOf(run);
     if (partition === undefined) return this.inner.record(run);
     const fence = this.fence(partition) ?? { partition, member: this.member, epoch: -1 };
     if (!(await this.cluster.recordRun(run, fence))) throw new FencedWriteError(`the run ${run.id} of ${run.context}.${run.instance} (slot ${run.slot}, ${run.outcome})`, fence, "run");

@@ -11,6 +11,7 @@ import { createRequestListener, type HttpOptions, type RequestListener } from ".
 import { JobManager } from "../jobs/job-manager.js";
 import type { LoopState } from "../loop/poll-loop.js";
 import { hostRule } from "../jobs/job-rules.js";
+import { runPartition } from "../jobs/run-partition.js";
 import { jobIndexSubscription, jobSubscriptions } from "../jobs/job-subscriptions.js";
 import { singleHostOwnership, type PartitionOwnership } from "../jobs/partition-ownership.js";
 import type { CommandResult } from "../model/command-result.js";
@@ -206,7 +207,7 @@ export class WowHost implements HttpHost {
     const runtime = { send: this.send, events: this.store.events, clock: this.clock, services: options.services ?? {}, ...(blocking === undefined ? {} : { blockingConcurrency: blocking }) };
     const retryDefaults = { maxAttempts: this.core.timers.options.maxAttempts, backoff: this.core.timers.options.backoff };
     // A job's run is recorded under the lease of the partition that ran it.
-    const jobRuns = ops.runs === undefined || cluster === undefined ? ops.runs : cluster.fencedRuns(ops.runs, ownership.partitions);
+    const jobRuns = ops.runs === undefined || cluster === undefined ? ops.runs : cluster.fencedRuns(ops.runs, (run) => runPartition(run, ownership.partitions));
     const jobOps = { ...(jobRuns ? { runs: jobRuns } : {}), metrics: ops.sink, log: ops.log, alerts: ops.alerts, host: ops.host };
     const partitioned = (subscription: Subscription) => byPartition(subscription, ownership);
     this.subscriptions = new SubscriptionService({

@@ -12,7 +12,7 @@ import type { HostsView } from "../http/host-api.js";
 import type { Logger } from "../ops/log.js";
 import { Gauge, type Registry } from "prom-client";
 import type { ClusterStore, WakeTopic } from "../store/cluster-store.js";
-import type { RunStore } from "../store/run-store.js";
+import type { JobRun, RunStore } from "../store/run-store.js";
 import type { SubscriptionStore } from "../store/subscription-store.js";
 
 export interface HostClusterOptions {
@@ -56,9 +56,9 @@ export class HostCluster {
     return new FencedCheckpoints(inner, this.store, (p) => this.member.fence(p), this.member.id);
   }
 
-  /** The run log whose job runs are recorded under the lease of the partition that ran them (`partitions`: how the job subscriptions are split). */
-  fencedRuns(inner: RunStore, partitions: number): RunStore {
-    return new FencedRuns(inner, this.store, (p) => this.member.fence(p), this.member.id, partitions);
+  /** The run log whose job runs are recorded under the lease of the partition that ran them (`partitionOf`). */
+  fencedRuns(inner: RunStore, partitionOf: (run: JobRun) => number | undefined): RunStore {
+    return new FencedRuns(inner, this.store, (p) => this.member.fence(p), this.member.id, partitionOf);
   }
 
   /** Joins (first heartbeat: offset measured, share taken as far as free) and listens for the others' wake-ups. */

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { ClusterMember } from "../../../runtime/cluster/cluster-member.js";
 import { OffsetClock } from "../../../runtime/cluster/clock-offset.js";
 import type { ClusterSettings } from "../../../runtime/cluster/cluster-settings.js";
-import { FencedRuns, runPartition } from "../../../runtime/cluster/fenced-runs.js";
+import { FencedRuns } from "../../../runtime/cluster/fenced-runs.js";
+import { runPartition } from "../../../runtime/jobs/run-partition.js";
 import { jobSubscriptions, type JobRuntime } from "../../../runtime/jobs/job-subscriptions.js";
 import { byPartition } from "../../../runtime/jobs/partitioned-subscriptions.js";
 import { createHost, MemoryStore, MemorySubscriptionStore, SubscriptionService, type EventMessage, type PartitionOwnership, type SagaJobRegistration, type SagaRegistration } from "../../../runtime/index.js";
@@ -101,7 +102,7 @@ describe("job runs fenced by their partition's lease (memory cluster, virtual cl
 
     // SIGCONT: b still counts the partition its own (its lease by its reckoning, the fence it had in hand).
     const zombieOwns: PartitionOwnership = { partitions: SETTINGS.partitions, owned: () => [c.p], owns: (q) => q === c.p };
-    const zombieRuns = new FencedRuns(c.runs, c.store, () => c.stale, "b", SETTINGS.partitions);
+    const zombieRuns = new FencedRuns(c.runs, c.store, () => c.stale, "b", (run) => runPartition(run, SETTINGS.partitions));
     const checkpoints = new MemorySubscriptionStore();
     const errors: unknown[] = [];
     const zombie = new SubscriptionService({
@@ -121,7 +122,7 @@ describe("job runs fenced by their partition's lease (memory cluster, virtual cl
     expect(await checkpoints.parked()).toEqual([]);
 
     // The new owner runs the same tick and records it.
-    const ownerRuns = new FencedRuns(c.runs, c.store, (q) => c.a.fence(q), "a", SETTINGS.partitions);
+    const ownerRuns = new FencedRuns(c.runs, c.store, (q) => c.a.fence(q), "a", (run) => runPartition(run, SETTINGS.partitions));
     const [subscription] = jobSubscriptions(saga(job), runtimeOf(c.clock, events, ownerRuns, c.a, "a")).filter((s) => s.name === `Notes.note#${c.p}`);
     await subscription!.handle(tick, { number: 1, last: false, signal: new AbortController().signal });
     expect((await runsOf(c.runs, instance)).map((r) => [r.host, r.outcome, r.partition])).toEqual([["a", "succeeded", c.p]]);
@@ -143,13 +144,13 @@ describe("job runs fenced by their partition's lease (memory cluster, virtual cl
     const fenceOf = (q: number): Fence => (q === c.stale.partition ? c.stale : { partition: q, member: "b", epoch: 0 });
     const p = runPartition(run, SETTINGS.partitions)!;
     // b lost every lease: its record is refused whichever partition the instance hashes into.
-    await expect(new FencedRuns(c.runs, c.store, fenceOf, "b", SETTINGS.partitions).record(run)).rejects.toBeInstanceOf(FencedWriteError);
+    await expect(new FencedRuns(c.runs, c.store, fenceOf, "b", (run) => runPartition(run, SETTINGS.partitions)).record(run)).rejects.toBeInstanceOf(FencedWriteError);
     expect(await runsOf(c.runs, "note")).toEqual([]);
-    await new FencedRuns(c.runs, c.store, (q) => c.a.fence(q), "a", SETTINGS.partitions).record({ ...run, host: "a" });
+    await new FencedRuns(c.runs, c.store, (q) => c.a.fence(q), "a", (run) => runPartition(run, SETTINGS.partitions)).record({ ...run, host: "a" });
     expect((await runsOf(c.runs, "note")).map((r) => r.host)).toEqual(["a"]);
     expect(c.a.owns(p)).toBe(true);
     // One partition: the job's subscription is not split, and its runs are not fenced.
-    await new FencedRuns(c.runs, c.store, () => undefined, "b", 1).record({ ...run, id: "r2", started: 1 });
+    await new FencedRuns(c.runs, c.store, () => undefined, "b", (run) => runPartition(run, 1)).record({ ...run, id: "r2", started: 1 });
     expect(await runsOf(c.runs, "note")).toHaveLength(2);
     await c.a.leave();
   });
