@@ -9,7 +9,7 @@ import { CommandProcessor } from "../processing/command-processor.js";
 import { AggregateRegistry } from "../processing/registry.js";
 import type { RunStore } from "../store/run-store.js";
 import type { Store } from "../store/store.js";
-import { TimerService, type Delivery } from "../timers/timer-service.js";
+import { TimerService, type Delivery, type LostClaim } from "../timers/timer-service.js";
 import type { TimerOptions } from "../timers/timer-options.js";
 
 export interface HostOptions {
@@ -22,6 +22,8 @@ export interface HostOptions {
   readonly newId?: () => string;
   readonly cronNext?: CronNext;
   readonly onDelivery?: (delivery: Delivery) => void;
+  /** Timer slots whose claim this host lost before writing them (see TimerService). */
+  readonly onLost?: (lost: readonly LostClaim[]) => void;
   /** Where each delivery attempt is recorded (the run log). */
   readonly attempts?: RunStore;
   readonly onError?: (error: unknown) => void;
@@ -58,6 +60,7 @@ export class Host {
       idle: async () => this.store.idle?.(),
       ...(options.cronNext ? { cronNext: options.cronNext } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
+      ...(options.onLost ? { onLost: options.onLost } : {}),
       ...(options.attempts ? { attempts: options.attempts } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
     });

@@ -11,6 +11,7 @@ import { createRequestListener, type HttpOptions, type RequestListener } from ".
 import { JobManager } from "../jobs/job-manager.js";
 import type { LoopState } from "../loop/poll-loop.js";
 import { hostRule } from "../jobs/job-rules.js";
+import { runPartition } from "../jobs/run-partition.js";
 import { jobIndexSubscription, jobSubscriptions } from "../jobs/job-subscriptions.js";
 import { singleHostOwnership, type PartitionOwnership } from "../jobs/partition-ownership.js";
 import type { CommandResult } from "../model/command-result.js";
@@ -20,6 +21,7 @@ import type { SagaJobRegistration, SagaRegistration, ScheduleTick } from "../mod
 import { AggregateRegistry } from "../processing/registry.js";
 import { sagaSubscriptions } from "../sagas/saga-subscriptions.js";
 import { StoreDamagedError } from "../store/errors.js";
+import { FencedWriteError } from "../store/cluster-store.js";
 import type { Store } from "../store/store.js";
 import type { ParkedEvent } from "../store/subscription-store.js";
 import type { TimerQuery, TimerRow } from "../store/timer-store.js";
@@ -194,12 +196,19 @@ export class WowHost implements HttpHost {
         describeDelivery(delivery, ops);
         options.onDelivery?.(delivery);
       },
+      // Fenced: a claim that lapsed (this host paused, or cut off from the store) wrote nothing of these slots.
+      onLost: (lost) => {
+        ops.sink.fenced("timer", lost.length);
+        ops.log.warn({ event: "timer.claim-lost", timers: lost.map((l) => `${l.timer}#${l.slot}`) }, `${lost.length} timer slot${lost.length === 1 ? "" : "s"} refused: the claim lapsed and another host claimed ${lost.length === 1 ? "it" : "them"}; nothing written`);
+      },
       onError: (error) => this.failed(error, "timers"),
     });
     const blocking = options.config?.wow.subscriptions?.["blocking-concurrency"];
     const runtime = { send: this.send, events: this.store.events, clock: this.clock, services: options.services ?? {}, ...(blocking === undefined ? {} : { blockingConcurrency: blocking }) };
     const retryDefaults = { maxAttempts: this.core.timers.options.maxAttempts, backoff: this.core.timers.options.backoff };
-    const jobOps = { ...(ops.runs ? { runs: ops.runs } : {}), metrics: ops.sink, log: ops.log, alerts: ops.alerts, host: ops.host };
+    // A job's run is recorded under the lease of the partition that ran it.
+    const jobRuns = ops.runs === undefined || cluster === undefined ? ops.runs : cluster.fencedRuns(ops.runs, (run) => runPartition(run, ownership.partitions));
+    const jobOps = { ...(jobRuns ? { runs: jobRuns } : {}), metrics: ops.sink, log: ops.log, alerts: ops.alerts, host: ops.host };
     const partitioned = (subscription: Subscription) => byPartition(subscription, ownership);
     this.subscriptions = new SubscriptionService({
       events: this.store.events,
@@ -324,6 +333,13 @@ export class WowHost implements HttpHost {
 
   /** A loop's poll failed as a whole. A damaged store halts the host: it decides and delivers nothing more. */
   private failed(error: unknown, loop: string): void {
+    // Not the store's failure: this host wrote under a partition lease it had lost, and nothing was written.
+    if (error instanceof FencedWriteError) {
+      this.ops.sink.fenced(error.write, 1);
+      this.ops.log.warn({ event: "cluster.fenced", loop, write: error.write, partition: error.fence.partition, epoch: error.fence.epoch }, error.message);
+      this.options.onError?.(error);
+      return;
+    }
     if (error instanceof StoreDamagedError) {
       if (this.halted === error) return; // the other loops meeting the same damage: reported once
       this.halted ??= error;

@@ -1,16 +1,18 @@
 // A host on a store that hosts share (PostgreSQL): it joins the cluster before its loops start, runs
-// on the store's clock, owns its share of the partitions, writes partition checkpoints fenced by their
-// epochs, wakes the other hosts with NOTIFY when a commit gives them work, and hands everything over
-// when it stops gracefully.
+// on the store's clock, owns its share of the partitions, writes partition checkpoints and job runs
+// fenced by their epochs, wakes the other hosts with NOTIFY when a commit gives them work, and hands
+// everything over when it stops gracefully.
 import { ClusterMember } from "../cluster/cluster-member.js";
 import type { OffsetClock } from "../cluster/clock-offset.js";
 import { clusterSettings, type ClusterSettings } from "../cluster/cluster-settings.js";
 import { FencedCheckpoints } from "../cluster/fenced-checkpoints.js";
+import { FencedRuns } from "../cluster/fenced-runs.js";
 import type { ClusterConfig } from "../config/types.js";
 import type { HostsView } from "../http/host-api.js";
 import type { Logger } from "../ops/log.js";
 import { Gauge, type Registry } from "prom-client";
 import type { ClusterStore, WakeTopic } from "../store/cluster-store.js";
+import type { JobRun, RunStore } from "../store/run-store.js";
 import type { SubscriptionStore } from "../store/subscription-store.js";
 
 export interface HostClusterOptions {
@@ -52,6 +54,11 @@ export class HostCluster {
   /** The subscription store whose partition checkpoints are fenced by this host's leases. */
   fenced(inner: SubscriptionStore): SubscriptionStore {
     return new FencedCheckpoints(inner, this.store, (p) => this.member.fence(p), this.member.id);
+  }
+
+  /** The run log whose job runs are recorded under the lease of the partition that ran them (`partitionOf`). */
+  fencedRuns(inner: RunStore, partitionOf: (run: JobRun) => number | undefined): RunStore {
+    return new FencedRuns(inner, this.store, (p) => this.member.fence(p), this.member.id, partitionOf);
   }
 
   /** Joins (first heartbeat: offset measured, share taken as far as free) and listens for the others' wake-ups. */

@@ -13,6 +13,7 @@ import type { Alerts } from "../ops/alerts.js";
 import { errorField, type Logger } from "../ops/log.js";
 import type { MetricsSink } from "../ops/metrics.js";
 import { timeOrderedId } from "../model/time-ordered-id.js";
+import { FencedWriteError } from "../store/cluster-store.js";
 import type { JobRun, RunOutcome, RunStore } from "../store/run-store.js";
 import { instanceKeyOf } from "../store/run-store.js";
 import { jobContextOf, requestOf } from "../sagas/saga-requests.js";
@@ -102,8 +103,9 @@ export class JobRunner {
       const outcome: RunOutcome = refused.length === 0 ? "succeeded" : "failed";
       await this.report(this.runOf(tick, instance, event, { started, finished: clock.now(), outcome, attempt: attempt.number, commands, ...(refused.length ? { error: refused.join("; ") } : {}) }));
     } catch (error) {
-      // Stopping cut it short: not a run; the tick is read again at the next start.
-      if (attempt.signal.aborted) throw error;
+      // Stopping cut it short: not a run; the tick is read again at the next start. A record refused
+      // by fencing (this host lost the partition's lease): the tick is the new owner's to run and record.
+      if (attempt.signal.aborted || error instanceof FencedWriteError) throw error;
       const outcome: RunOutcome = attempt.last ? "parked" : "retrying";
       await this.report(this.runOf(tick, instance, event, { started, finished: clock.now(), outcome, attempt: attempt.number, commands, error: describe(error) }), error);
       throw error;

@@ -7,6 +7,9 @@ import { LatenessHistory, type LatenessMinute } from "./lateness-history.js";
 /** Outcomes of one delivery attempt of a timer's slot. */
 export type DeliveryOutcome = "decided" | "rejected" | "duplicate" | "retrying" | "parked";
 
+/** Writes refused by fencing: a partition's checkpoint or job run, or a timer slot whose claim was lost. */
+export type FencedWrite = "checkpoint" | "run" | "timer";
+
 /** What the gauges read from the host when scraped. */
 export interface MetricSources {
   /** Timers due by now and not yet delivered. */
@@ -22,6 +25,8 @@ export interface MetricsSink {
   jobRun(context: string, job: string, outcome: string, durationMs: number): void;
   decided(context: string, aggregate: string, seconds: number): void;
   storeError(loop: string): void;
+  /** `count` writes of this host refused by fencing (it had lost their lease or claim). */
+  fenced(write: FencedWrite, count: number): void;
 }
 
 const LATENESS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
@@ -38,6 +43,7 @@ export class HostMetrics implements MetricsSink {
   private readonly runSeconds: Histogram<"context" | "job">;
   private readonly decisionSeconds: Histogram<"context" | "aggregate">;
   private readonly storeErrors: Counter<"loop">;
+  private readonly fencedWrites: Counter<"write">;
 
   constructor(now: () => number, sources?: MetricSources) {
     const registers = [this.registry];
@@ -48,6 +54,7 @@ export class HostMetrics implements MetricsSink {
     this.runSeconds = new Histogram({ name: "wow_job_run_duration_seconds", help: "How long a job's run took.", labelNames: ["context", "job"], buckets: DURATION_BUCKETS, registers });
     this.decisionSeconds = new Histogram({ name: "wow_command_decision_seconds", help: "From a command's arrival to its decision committed.", labelNames: ["context", "aggregate"], buckets: DECISION_BUCKETS, registers });
     this.storeErrors = new Counter({ name: "wow_store_errors_total", help: "Polls of the host's loops that failed as a whole (the store), by loop.", labelNames: ["loop"], registers });
+    this.fencedWrites = new Counter({ name: "wow_fenced_writes_total", help: "Writes this host made under a lease or claim it had lost, refused by fencing (nothing written), by write: checkpoint, run, timer.", labelNames: ["write"], registers });
     if (sources === undefined) return;
     new Gauge({
       name: "wow_due_backlog",
@@ -101,6 +108,10 @@ export class HostMetrics implements MetricsSink {
     this.storeErrors.inc({ loop });
   }
 
+  fenced(write: FencedWrite, count: number): void {
+    this.fencedWrites.inc({ write }, count);
+  }
+
   /** The text a scraper reads, and its content type. */
   async scrape(): Promise<{ readonly contentType: string; readonly text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
@@ -117,4 +128,5 @@ export const noMetrics: MetricsSink = {
   jobRun() {},
   decided() {},
   storeError() {},
+  fenced() {},
 };

@@ -6,7 +6,7 @@ import { ErrorCodes } from "../model/errors.js";
 import type { CommandMessage } from "../model/messages.js";
 import type { AggregateRegistration, Services } from "../model/registration.js";
 import { DuplicateRequestError, VersionConflictError } from "../store/errors.js";
-import type { EventStore } from "../store/event-store.js";
+import type { AppendResult, Commit, EventStore } from "../store/event-store.js";
 import { commandResult, duplicateMessage, unroutableResult } from "./command-results.js";
 import { decide, expectConflict, resultOf, type DecideOptions } from "./decide.js";
 import { aggregateLocks, type KeyedLock } from "./keyed-lock.js";
@@ -52,6 +52,12 @@ export function defaultConflictBackoff(retry: number, random: () => number = Mat
   return Math.round(cap / 2 + (random() * cap) / 2);
 }
 
+/**
+ * Writes a decision's commit in place of the event store's append, with the same refusals (a timer's
+ * delivery writes it with its settlement, fenced by its claim).
+ */
+export type CommitWriter = (commit: Commit) => Promise<AppendResult>;
+
 /** Something that takes commands: the processor, or a test's wrapper around it. */
 export type CommandSender = (command: CommandMessage) => Promise<CommandResult>;
 
@@ -95,9 +101,9 @@ export class CommandProcessor {
 
   /**
    * `send`, with `triedConflicts` version conflicts already spent (a batch's commit that met one is
-   * retried here with one retry fewer).
+   * retried here with one retry fewer); `write`, when given, writes the commit instead of the append.
    */
-  async sendWith(command: CommandMessage, triedConflicts: number): Promise<CommandResult> {
+  async sendWith(command: CommandMessage, triedConflicts: number, write?: CommitWriter): Promise<CommandResult> {
     const route = this.registry.routeFor(command);
     if (!route) return unroutableResult(command);
     const key = refKey(command.aggregate);
@@ -109,7 +115,7 @@ export class CommandProcessor {
         if (wait > 0) await this.backOff(wait);
       }
       try {
-        return await this.lock.run(key, () => this.decideOnce(route, command));
+        return await this.lock.run(key, () => this.decideOnce(route, command, write));
       } catch (error) {
         if (error instanceof DuplicateRequestError) return this.duplicate(command);
         if (!(error instanceof VersionConflictError)) throw error;
@@ -139,12 +145,12 @@ export class CommandProcessor {
     }
   }
 
-  private async decideOnce(route: CommandRoute, command: CommandMessage): Promise<CommandResult> {
+  private async decideOnce(route: CommandRoute, command: CommandMessage, write: CommitWriter | undefined): Promise<CommandResult> {
     const input = await this.events.loadForDecision(command.aggregate, command.requestId);
     const decided = await decide(route, command, input, this.decideOptions);
     if (decided.kind === "duplicate") return resultOf(command, decided);
     // A rejection is recorded under its request id without a version check: a duplicate means a twin got there first.
-    const appended = decided.commit === undefined ? undefined : await this.events.append(decided.commit);
+    const appended = decided.commit === undefined ? undefined : await (write === undefined ? this.events.append(decided.commit) : write(decided.commit));
     return resultOf(command, decided, appended);
   }
 

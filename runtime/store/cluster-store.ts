@@ -1,6 +1,7 @@
 // What hosts sharing a store keep in it to work together: who is alive (members and their leases),
 // who owns each journal partition (a lease with a fencing epoch), and the store's own clock. A write
 // made under a partition's lease names its epoch and is refused once the partition moved on.
+import type { JobRun } from "./run-store.js";
 
 /** A host of the cluster as the store last heard of it. Times are on the store's clock (epoch ms). */
 export interface MemberRow {
@@ -76,6 +77,8 @@ export interface ClusterStore {
   view(partitions: number): Promise<ClusterView>;
   /** Saves a subscription's checkpoint if the fence's lease is still held, unlapsed, at its epoch; false when refused. */
   saveCheckpoint(subscription: string, position: number, fence: Fence): Promise<boolean>;
+  /** Records a job's run (as `RunStore.record`) if the fence's lease is still held, unlapsed, at its epoch; false when refused. */
+  recordRun(run: JobRun, fence: Fence): Promise<boolean>;
   /** Calls `wake` when another member changed the cluster (released, left) or a commit set work due; returns the unsubscribe. */
   onWake?(wake: (topic: WakeTopic) => void): () => void;
   /** Tells the other members to look now (a release, a leave, a commit with due work). */
@@ -87,7 +90,9 @@ export type WakeTopic = "cluster" | "timers" | "events";
 
 /** A write made under a lease the writer no longer holds: refused, nothing written. */
 export class FencedWriteError extends Error {
-  constructor(readonly what: string, readonly fence: Fence) {
+  readonly code = "WOW_FENCED_WRITE";
+  /** `write`: which kind of write it was (a partition's checkpoint, or a job's run). */
+  constructor(readonly what: string, readonly fence: Fence, readonly write: "checkpoint" | "run" = "checkpoint") {
     super(`${what} refused: partition ${fence.partition} is no longer held by ${fence.member} at epoch ${fence.epoch} (its lease lapsed or moved to another host)`);
     this.name = "FencedWriteError";
   }

@@ -8,6 +8,7 @@ import { PollLoop, type LoopState } from "../loop/poll-loop.js";
 import type { DurationInput } from "../model/duration.js";
 import { optionValues, type Backoff, type BackoffInput } from "../model/option-values.js";
 import type { EventMessage } from "../model/messages.js";
+import { FencedWriteError } from "../store/cluster-store.js";
 import type { EventStore } from "../store/event-store.js";
 import { parkedId, type ParkedEvent, type SubscriptionStore } from "../store/subscription-store.js";
 import { backoffDelay } from "../model/backoff.js";
@@ -433,6 +434,13 @@ export class SubscriptionService {
       } catch (error) {
         // Stopping cut the attempt short: not a failure; the event is read again at the next start.
         if (signal.aborted) return false;
+        // A write under a partition lease this host lost: the event is the partition's new owner's, neither retried nor parked here.
+        if (error instanceof FencedWriteError) {
+          this.onError(error);
+          return false;
+        }
+        // The partition went to another host meanwhile (this host paused, or lost the store): so did the event.
+        if (!(subscription.active?.() ?? true)) return false;
         if (attempt >= maxAttempts) {
           const entry: ParkedEvent = {
             id: parkedId(subscription.name, event.position!),
@@ -448,7 +456,7 @@ export class SubscriptionService {
           return true;
         }
         await this.clock.sleep(backoffDelay(attempt, backoff), signal);
-        if (signal.aborted) return false;
+        if (signal.aborted || !(subscription.active?.() ?? true)) return false;
       }
     }
   }

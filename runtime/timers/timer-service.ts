@@ -13,7 +13,7 @@ import { decideBatch } from "../processing/decide-batch.js";
 import { resultOf } from "../processing/decide.js";
 import type { AggregateRegistry } from "../processing/registry.js";
 import { UnstorableCommitError, VersionConflictError } from "../store/errors.js";
-import type { DecisionInput, EventStore } from "../store/event-store.js";
+import type { AppendResult, Commit, DecisionInput, EventStore } from "../store/event-store.js";
 import type { BatchEntry, BatchOutcome, DueBatch, TimerRow, TimerSettlement, TimerStore } from "../store/timer-store.js";
 import { backoffDelay } from "../model/backoff.js";
 import { scheduledCommand } from "./scheduled-command.js";
@@ -51,8 +51,28 @@ export interface TimerServiceOptions extends TimerOptions {
   readonly onDelivery?: (delivery: Delivery) => void;
   /** Where each delivery attempt is recorded (`GET /wow/timers/{id}/attempts`); none: not recorded. */
   readonly attempts?: RunStore;
+  /**
+   * Timers whose claim this host lost before it could write their slot (its lease lapsed and another
+   * claim took them): nothing of those deliveries was written.
+   */
+  readonly onLost?: (lost: readonly LostClaim[]) => void;
   /** A poll that failed as a whole (the store, not a command); the loop goes on. */
   readonly onError?: (error: unknown) => void;
+}
+
+/** A timer's slot this host's claim lost: another claim took the timer, and the slot is that claimer's to decide. */
+export interface LostClaim {
+  readonly timer: string;
+  readonly slot: number;
+}
+
+/** A one-by-one delivery's commit refused because its claim was lost (it wrote nothing). */
+class ClaimLostError extends Error {
+  readonly code = "WOW_TIMER_CLAIM_LOST";
+  constructor(readonly timer: string, readonly slot: number) {
+    super(`timer ${timer} slot ${slot}: the commit was refused, the claim lapsed and another claim took the timer (timers.deliver)`);
+    this.name = "ClaimLostError";
+  }
 }
 
 interface TimerPoll extends PollOutcome {
@@ -79,6 +99,7 @@ export class TimerService {
   private readonly idle: (() => Promise<void>) | undefined;
   private readonly onDelivery: ((delivery: Delivery) => void) | undefined;
   private readonly onError: (error: unknown) => void;
+  private readonly onLost: ((lost: readonly LostClaim[]) => void) | undefined;
   private readonly loop: PollLoop<TimerPoll>;
   private readonly attemptLog: RunStore | undefined;
   /** Attempts of the poll in hand, recorded at its end. */
@@ -102,6 +123,7 @@ export class TimerService {
     this.onDelivery = options.onDelivery;
     this.onError = options.onError ?? ((error) => console.error("wow.timers: poll failed", error));
     this.attemptLog = options.attempts;
+    this.onLost = options.onLost;
     // Checked now: a host whose registrations carry a retry policy out of range does not start.
     const defaults = { maxAttempts: this.options.maxAttempts, backoff: this.options.backoff };
     for (const [type, route] of this.registry.commands()) if (route.command.retry !== undefined) this.retries.set(type, retryOf(route.command.retry, defaults, `command ${type}`));
@@ -224,6 +246,7 @@ export class TimerService {
     const tried = decisions.map(() => false);
     /** Settlements the batch did not write: failures decided here, when it failed as a whole; unstorable commits'. */
     const settled: TimerSettlement[] = [];
+    const lost: LostClaim[] = [];
     if (outcomes === undefined) {
       // The cause may be one commit's: each delivery goes alone, so only its own fails (retried, then parked).
       taken.forEach((i, k) => {
@@ -238,6 +261,7 @@ export class TimerService {
           if (decision.kind === "decided") this.report(rows[i]!, commands[i]!, now, { result: resultOf(commands[i]!, decision.decided, outcome.appended) });
         } else if ("lost" in outcome) {
           // Another host claimed the timer after this claim's lease lapsed: the slot is its to decide.
+          lost.push({ timer: rows[i]!.id, slot: rows[i]!.slot });
         } else if (outcome.error instanceof UnstorableCommitError) {
           // Deciding it again would build the same commit: this attempt failed, and counts.
           settled.push(this.failed(rows[i]!, commands[i]!, now, outcome.error));
@@ -249,41 +273,79 @@ export class TimerService {
     }
     const rest: number[] = [];
     rows.forEach((_, i) => again[i] && rest.push(i));
-    if (rest.length > 0 || settled.length > 0) await this.deliverEach(batch, rest.map((i) => rows[i]!), rest.map((i) => tried[i]!), settled);
+    if (rest.length > 0 || settled.length > 0) lost.push(...(await this.deliverEach(batch, rest.map((i) => rows[i]!), rest.map((i) => tried[i]!), settled)));
+    if (lost.length > 0) this.lost(lost);
   }
 
-  /** One by one through the processor (`tried[i]`: `rows[i]`'s batch commit met a conflict), then one settle with `settled`, fenced by `batch`'s claim. */
-  private async deliverEach(batch: DueBatch, rows: readonly TimerRow[], tried: readonly boolean[], settled: readonly TimerSettlement[]): Promise<void> {
-    const settlements = new Array<TimerSettlement>(rows.length);
+  /**
+   * One by one through the processor (`tried[i]`: `rows[i]`'s batch commit met a conflict), each commit
+   * written with its settlement under `batch`'s claim; then one settle, fenced by the claim too, of
+   * `settled` and the deliveries that committed nothing. Returns the slots whose claim was lost.
+   */
+  private async deliverEach(batch: DueBatch, rows: readonly TimerRow[], tried: readonly boolean[], settled: readonly TimerSettlement[]): Promise<LostClaim[]> {
+    const settlements = new Array<TimerSettlement | NothingToSettle>(rows.length);
     const chains = chainsByTarget(rows);
     let next = 0;
     // A chain's deliveries go one after another (they would conflict on their aggregate's version);
-    // chains run side by side, so their commits share the store's group transactions.
+    // chains run side by side (each commit a transaction of its own with its settlement, fenced by the claim).
     const worker = async () => {
       while (next < chains.length) {
-        for (const index of chains[next++]!) settlements[index] = await this.deliver(rows[index]!, tried[index] === true ? 1 : 0);
+        for (const index of chains[next++]!) settlements[index] = await this.deliver(batch, rows[index]!, tried[index] === true ? 1 : 0);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, chains.length) }, worker));
-    await this.timers.settle(batch, settled.length === 0 ? settlements : [...settled, ...settlements]);
+    const lost: LostClaim[] = [];
+    const pending: TimerSettlement[] = [...settled];
+    settlements.forEach((s, i) => {
+      if (s === WRITTEN) return;
+      if (s === LOST) lost.push({ timer: rows[i]!.id, slot: rows[i]!.slot });
+      else pending.push(s);
+    });
+    const refused = new Set(await this.timers.settle(batch, pending));
+    for (const s of pending) if (refused.has(s.id)) lost.push({ timer: s.id, slot: s.slot });
+    return lost;
   }
 
-  private async deliver(row: TimerRow, triedConflicts: number): Promise<TimerSettlement> {
+  /**
+   * One delivery through the processor. Its commit is written with the slot's settlement, fenced by
+   * `batch`'s claim (WRITTEN); a claim lost meanwhile writes nothing (LOST). Else the settlement to
+   * apply: after a duplicate, or a failure.
+   */
+  private async deliver(batch: DueBatch, row: TimerRow, triedConflicts: number): Promise<TimerSettlement | NothingToSettle> {
     const now = this.clock.now();
     const plan = planSlot(row, now, this.cronNext);
     const command = scheduledCommand(row, plan.deliver, now);
+    const settlement = settlementOf(row, plan);
+    let written = false;
+    const write = async (commit: Commit): Promise<AppendResult> => {
+      const outcome = (await this.timers.commitBatch(batch, [{ commit, settlement }]))[0]!;
+      if (outcome.ok) {
+        written = true;
+        return outcome.appended!;
+      }
+      if ("lost" in outcome) throw new ClaimLostError(row.id, row.slot);
+      throw outcome.error;
+    };
     try {
-      const result = await this.processor.sendWith(command, triedConflicts);
+      const result = await this.processor.sendWith(command, triedConflicts, write);
       // Not decided (not even recorded): the target kept moving under it. A technical failure, retried; ending the timer would lose it.
       if (result.errorCode === ErrorCodes.EventVersionConflict) throw new Error(`not decided: ${result.errorMsg}`);
       // No aggregate handles it (a typo, a type this deploy dropped): no target decided it, so it is not a
       // rejection that ends the timer; retried, then parked, until a deploy handles it and an operator re-drives.
       if (isUnroutable(command, result)) throw new UnroutableCommandError(command);
       this.report(row, command, now, { result });
-      return settlementOf(row, plan);
+      return written ? WRITTEN : settlement;
     } catch (error) {
+      if (error instanceof ClaimLostError) return LOST;
       return this.failed(row, command, now, error);
     }
+  }
+
+  /** Slots whose claim was lost: their attempts of this poll are not recorded (the new claimer's are), and the loss is told. */
+  private lost(lost: readonly LostClaim[]): void {
+    const ids = new Set(lost.map((l) => l.timer));
+    this.attempts = this.attempts.filter((a) => !ids.has(a.timer));
+    this.onLost?.(lost);
   }
 
   /** A technical failure: retried after a backoff, or parked once the attempts are spent (the command's `@Retry`, else `wow.timers`). */
@@ -325,6 +387,11 @@ export class TimerService {
     await this.attemptLog!.recordAttempts(attempts);
   }
 }
+
+/** A one-by-one delivery's fate besides a settlement still to apply: written with its commit, or its claim lost. */
+const WRITTEN = Symbol("written");
+const LOST = Symbol("lost");
+type NothingToSettle = typeof WRITTEN | typeof LOST;
 
 /** A delivered slot ends the timer, or moves a cron timer to its next slot. */
 function settlementOf(row: TimerRow, plan: SlotPlan): TimerSettlement {

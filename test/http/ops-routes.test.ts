@@ -198,6 +198,30 @@ describe("metrics", () => {
     expect(m("wow_store_errors_total", { loop: "timers" })).toBe(1);
     expect(r.lines.find((line) => line.event === "store.error")).toMatchObject({ level: "error", loop: "timers", host: "host-a", err: { message: "store unreachable" } });
   });
+
+  it("count a timer slot whose claim was lost before its one-by-one commit as a fenced write, and log it", async () => {
+    const inner = new MemoryStore();
+    const far = Date.parse(START) + 365 * 86_400_000;
+    let taken = false;
+    // The first batch fails as a whole; just before, another claimer takes its timers and moves them far ahead.
+    const timers = Object.create(inner.timers, {
+      commitBatch: {
+        value: async (...args: Parameters<typeof inner.timers.commitBatch>) => {
+          if (taken) return inner.timers.commitBatch(...args);
+          taken = true;
+          const other = await inner.timers.claimDue(far, 100, { owner: "host-b", until: far });
+          await inner.timers.settle(other, other.timers.map((t) => ({ id: t.id, slot: t.slot, outcome: { kind: "retry", attempts: 1, fireAt: far, error: "host-b's attempt" } })));
+          throw new Error("the batch's transaction failed");
+        },
+      },
+    });
+    const r = await running({ kind: "memory", events: inner.events, timers, subscriptions: inner.subscriptions, runs: inner.runs, close: () => inner.close() });
+    await r.clock.advanceTime("61s");
+    const m = await scrape(r);
+    expect(m("wow_fenced_writes_total", { write: "timer" })).toBeGreaterThanOrEqual(1);
+    expect(r.lines.find((line) => line.event === "timer.claim-lost")).toMatchObject({ level: "warn", host: "host-a" });
+    expect((await inner.events.read(0, 1_000)).filter((e) => e.type === "wow.schedule.Ticked")).toEqual([]);
+  });
 });
 
 describe("GET /wow/hosts", () => {

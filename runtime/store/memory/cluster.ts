@@ -12,14 +12,17 @@ import {
   type PartitionLease,
   type WakeTopic,
 } from "../cluster-store.js";
+import type { JobRun, RunStore } from "../run-store.js";
 import type { SubscriptionStore } from "../subscription-store.js";
+import { MemoryRunStore } from "./runs.js";
 
 export class MemoryClusterStore implements ClusterStore {
   private readonly members = new Map<string, MemberRow>();
   private readonly leases: PartitionLease[] = [];
   private readonly wakers = new Set<(topic: WakeTopic) => void>();
 
-  constructor(private readonly clock: Clock, private readonly checkpoints: SubscriptionStore) {}
+  /** `checkpoints` and `runs`: where the writes fenced here go (the hosts' shared stores). */
+  constructor(private readonly clock: Clock, private readonly checkpoints: SubscriptionStore, private readonly runs: RunStore = new MemoryRunStore()) {}
 
   async time(): Promise<number> {
     return this.clock.now();
@@ -70,10 +73,21 @@ export class MemoryClusterStore implements ClusterStore {
   }
 
   async saveCheckpoint(subscription: string, position: number, fence: Fence): Promise<boolean> {
-    const lease = this.leases[fence.partition];
-    if (lease?.owner !== fence.member || lease.epoch !== fence.epoch || lease.until <= this.clock.now()) return false;
+    if (!this.holds(fence)) return false;
     await this.checkpoints.saveCheckpoint(subscription, position);
     return true;
+  }
+
+  async recordRun(run: JobRun, fence: Fence): Promise<boolean> {
+    if (!this.holds(fence)) return false;
+    await this.runs.record(run);
+    return true;
+  }
+
+  /** Whether the fence's lease is still its member's, at its epoch, and has not lapsed. */
+  private holds(fence: Fence): boolean {
+    const lease = this.leases[fence.partition];
+    return lease?.owner === fence.member && lease.epoch === fence.epoch && lease.until > this.clock.now();
   }
 
   onWake(wake: (topic: WakeTopic) => void): () => void {

@@ -60,6 +60,22 @@ export function clusterStatements(s: string) {
     fencedCheckpoint: `INSERT INTO ${s}.wow_subscription_checkpoints (subscription, position)
       SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM ${p} WHERE partition = $3 AND owner = $4 AND epoch = $5 AND until > ${NOW} FOR SHARE)
       ON CONFLICT (subscription) DO UPDATE SET position = excluded.position`,
+    /**
+     * Records a job's run ($1 id, $2 instance key, $3 due, $4 started, $5 outcome, $6 kind, $7 data) as
+     * the run log does, only while partition $8 is held by $9 at epoch $10 and unlapsed (share-locked
+     * until the write commits, as a fenced checkpoint is); `n`: 1 when written, 0 when refused.
+     */
+    fencedRun: `WITH held AS (SELECT 1 FROM ${p} WHERE partition = $8 AND owner = $9 AND epoch = $10 AND until > ${NOW} FOR SHARE),
+      run AS (INSERT INTO ${s}.wow_job_runs (id, instance_key, due, started, outcome, kind, data)
+        SELECT $1::text, $2::text, $3::bigint, $4::bigint, $5::text, $6::text, $7::text WHERE EXISTS (SELECT 1 FROM held)
+        ON CONFLICT (id) DO UPDATE SET instance_key = excluded.instance_key, due = excluded.due, started = excluded.started, outcome = excluded.outcome,
+          kind = excluded.kind, data = excluded.data
+        RETURNING 1),
+      last AS (INSERT INTO ${s}.wow_job_last_runs AS l (instance_key, started, id, data)
+        SELECT $2::text, $4::bigint, $1::text, $7::text WHERE EXISTS (SELECT 1 FROM held)
+        ON CONFLICT (instance_key) DO UPDATE SET started = excluded.started, id = excluded.id, data = excluded.data
+          WHERE excluded.started > l.started OR (excluded.started = l.started AND excluded.id > l.id))
+      SELECT count(*)::integer AS n FROM run`,
     notify: `SELECT pg_notify($1, $2)`,
   };
 }

@@ -15,6 +15,7 @@ import {
   type PartitionLease,
   type WakeTopic,
 } from "../cluster-store.js";
+import { instanceKeyOf, type JobRun } from "../run-store.js";
 import { clusterStatements, clusterTables, type ClusterStatements, type LeaseColumns, type MemberColumns } from "./cluster-statements.js";
 
 /** bigint columns as numbers (epoch ms and epochs stay below 2^53). */
@@ -161,6 +162,11 @@ export class PgClusterStore implements ClusterStore {
   async saveCheckpoint(subscription: string, position: number, fence: Fence): Promise<boolean> {
     const result = await this.query(this.sql.fencedCheckpoint, [subscription, position, fence.partition, fence.member, fence.epoch]);
     return (result.rowCount ?? 0) === 1;
+  }
+
+  async recordRun(run: JobRun, fence: Fence): Promise<boolean> {
+    const result = await this.query<{ n: number }>(this.sql.fencedRun, [run.id, instanceKeyOf(run), run.due, run.started, run.outcome, run.kind, JSON.stringify(run), fence.partition, fence.member, fence.epoch]);
+    return result.rows[0]?.n === 1;
   }
 
   onWake(wake: (topic: WakeTopic) => void): () => void {
