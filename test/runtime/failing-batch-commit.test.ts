@@ -3,13 +3,12 @@
 // (`TimerStore.commitBatch`), fall back to committing their members one by one, so the innocent ones land and
 // the failing one fails alone (for a timer: retried, then parked).
 import { afterEach, describe, expect, it } from "vitest";
-import { Decision, Host, ScheduleRule, SqliteStore, aggregateRef, commandMessage, type AggregateRegistration, type BatchEntry, type CommandMessage, type DueBatch, type EventStore, type Store, type TimerStore } from "../../runtime/index.js";
+import { Host, SqliteStore, commandMessage, type BatchEntry, type DueBatch, type Store } from "../../runtime/index.js";
 import type { Commit } from "../../runtime/index.js";
 import { storeOnClock, VirtualClock } from "../../runtime/testing/index.js";
 import { stores, tempDbPath } from "./fixtures/stores.js";
+import { overriding, ref, START, thing } from "./fixtures/timer-thing.js";
 
-const START = Date.parse("2026-03-01T00:00:00Z");
-const ref = (id: string) => aggregateRef("f", "thing", id);
 
 function commit(id: string, sequences: number[]): Commit {
   const aggregate = ref(id);
@@ -35,38 +34,20 @@ describe("SQLite group commit", () => {
   });
 });
 
-const thing: AggregateRegistration<object> = {
-  context: "f",
-  aggregate: "thing",
-  initialState: () => ({}),
-  commands: {
-    "f.Set": {
-      decide: (_s, c: CommandMessage<{ at: number }>, scope) => {
-        scope.schedule("k", ScheduleRule.at(c.body.at), { type: "f.Fire", body: {} });
-        return Decision.noOp;
-      },
-    },
-    "f.Fire": { decide: () => Decision.events({ type: "f.Fired", body: {} }) },
-  },
-  events: {},
-};
-
 /** `inner`, but the store fails (not a refusal) any batch holding a delivery's commit to aggregate `bad`, and any append of one. */
 function failingFor(inner: Store, bad: string): Store {
   const error = () => new Error(`store failure writing ${bad}`);
   const poison = (c: Commit | undefined) => c?.aggregate.id === bad && c.events.some((e) => e.type === "f.Fired");
-  const events: EventStore = Object.create(inner.events, {
-    append: { value: async (c: Commit) => (poison(c) ? Promise.reject(error()) : inner.events.append(c)) },
-  });
-  const timers: TimerStore = Object.create(inner.timers, {
-    commitBatch: {
-      value: async (batch: DueBatch, entries: readonly BatchEntry[]) => {
+  return overriding(
+    inner,
+    {
+      commitBatch: async (batch: DueBatch, entries: readonly BatchEntry[]) => {
         if (entries.some((e) => poison(e.commit))) throw error();
         return inner.timers.commitBatch(batch, entries);
       },
     },
-  });
-  return { kind: inner.kind, events, timers, subscriptions: inner.subscriptions, runs: inner.runs, close: () => inner.close() };
+    { append: async (c: Commit) => (poison(c) ? Promise.reject(error()) : inner.events.append(c)) },
+  );
 }
 
 describe.each(stores)("timer batch commit failing as a whole: $name", (store) => {

@@ -4,41 +4,21 @@
 // one-host store's claims hold no lease, so its one poller simply claims the timer again. The
 // one-by-one path after a failed batch is fenced the same way on every store.
 import { afterEach, describe, expect, it } from "vitest";
-import { Decision, Host, ScheduleRule, aggregateRef, commandMessage, type AggregateRegistration, type BatchEntry, type CommandMessage, type DueBatch, type Store, type TimerStore } from "../../runtime/index.js";
+import { Host, commandMessage, type BatchEntry, type DueBatch, type Store } from "../../runtime/index.js";
 import { storeOnClock, VirtualClock } from "../../runtime/testing/index.js";
 import { postgresStores, stores } from "./fixtures/stores.js";
+import { overriding, ref, START, thing } from "./fixtures/timer-thing.js";
 
-const START = Date.parse("2026-03-01T00:00:00Z");
 const FAR = START + 365 * 86_400_000;
-const ref = (id: string) => aggregateRef("f", "thing", id);
-
-const thing: AggregateRegistration<object> = {
-  context: "f",
-  aggregate: "thing",
-  initialState: () => ({}),
-  commands: {
-    "f.Set": {
-      decide: (_s, c: CommandMessage<{ at: number }>, scope) => {
-        scope.schedule("k", ScheduleRule.at(c.body.at), { type: "f.Fire", body: {} });
-        return Decision.noOp;
-      },
-    },
-    "f.Fire": { decide: () => Decision.events({ type: "f.Fired", body: {} }) },
-  },
-  events: {},
-};
 
 /** `inner`, but another host claims every due timer again (as after this host's lease lapsed) just before this host's first batch commits. */
 function claimedAway(inner: Store, taken: { batch?: DueBatch }): Store {
-  const timers: TimerStore = Object.create(inner.timers, {
-    commitBatch: {
-      value: async (batch: DueBatch, entries: readonly BatchEntry[]) => {
-        if (taken.batch === undefined) taken.batch = await inner.timers.claimDue(FAR, 100, { owner: "other-host", until: FAR + 60_000 });
-        return inner.timers.commitBatch(batch, entries);
-      },
+  return overriding(inner, {
+    commitBatch: async (batch: DueBatch, entries: readonly BatchEntry[]) => {
+      if (taken.batch === undefined) taken.batch = await inner.timers.claimDue(FAR, 100, { owner: "other-host", until: FAR + 60_000 });
+      return inner.timers.commitBatch(batch, entries);
     },
   });
-  return { kind: inner.kind, events: inner.events, timers, subscriptions: inner.subscriptions, runs: inner.runs, close: () => inner.close() };
 }
 
 /**
@@ -47,17 +27,14 @@ function claimedAway(inner: Store, taken: { batch?: DueBatch }): Store {
  * ahead (so that the one-host stores' poller, whose claims hold no lease, does not claim it again at once).
  */
 function failedThenClaimedAway(inner: Store, taken: { batch?: DueBatch; lost?: readonly string[] }): Store {
-  const timers: TimerStore = Object.create(inner.timers, {
-    commitBatch: {
-      value: async (batch: DueBatch, entries: readonly BatchEntry[]) => {
-        if (taken.batch !== undefined) return inner.timers.commitBatch(batch, entries);
-        const other = (taken.batch = await inner.timers.claimDue(FAR, 100, { owner: "other-host", until: FAR + 60_000 }));
-        taken.lost = await inner.timers.settle(other, other.timers.map((t) => ({ id: t.id, slot: t.slot, outcome: { kind: "retry", attempts: 1, fireAt: FAR, error: "the other host's attempt" } })));
-        throw new Error("the batch's transaction failed");
-      },
+  return overriding(inner, {
+    commitBatch: async (batch: DueBatch, entries: readonly BatchEntry[]) => {
+      if (taken.batch !== undefined) return inner.timers.commitBatch(batch, entries);
+      const other = (taken.batch = await inner.timers.claimDue(FAR, 100, { owner: "other-host", until: FAR + 60_000 }));
+      taken.lost = await inner.timers.settle(other, other.timers.map((t) => ({ id: t.id, slot: t.slot, outcome: { kind: "retry", attempts: 1, fireAt: FAR, error: "the other host's attempt" } })));
+      throw new Error("the batch's transaction failed");
     },
   });
-  return { kind: inner.kind, events: inner.events, timers, subscriptions: inner.subscriptions, runs: inner.runs, close: () => inner.close() };
 }
 
 describe.each(stores)("a timer claim lost before the one-by-one fallback commits, on $name", (factory) => {
