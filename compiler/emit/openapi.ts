@@ -4,7 +4,7 @@
 // schema is the one the generated registration carries and the runtime validates with
 // (manifest/body-schema.ts): its `$defs` are hoisted to `components/schemas` (refs rewritten), so
 // the two cannot drift. Deterministic: the same model gives the same bytes.
-import { bodySchema, declarationsOf, type JsonSchema } from "../manifest/body-schema.js";
+import { bodySchema, declarationsOf, type Declarations, type JsonSchema } from "../manifest/body-schema.js";
 import { commandRoute } from "../manifest/routes.js";
 import type { CommandModel, ProgramModel } from "../model.js";
 import type { EmittedFile } from "./emit.js";
@@ -30,12 +30,12 @@ const COMMAND_ERRORS: ReadonlyArray<readonly [status: string, description: strin
  * JSON.stringify prints its canonical JSON; canonicalJson would spend a walk of the whole document
  * finding nothing to reorder (a test holds the two equal).
  */
-export function emitOpenApi(model: ProgramModel): EmittedFile {
-  return { path: OPENAPI_FILE, text: `${JSON.stringify(openApiDocument(model), null, 2)}\n` };
+export function emitOpenApi(model: ProgramModel, declarations: Declarations = declarationsOf(model)): EmittedFile {
+  return { path: OPENAPI_FILE, text: `${JSON.stringify(openApiDocument(model, declarations), null, 2)}\n` };
 }
 
-export function openApiDocument(model: ProgramModel): Json {
-  const declarations = declarationsOf(model);
+/** `declarations`: the program's, shared with the registrations' body schemas when built beside them. */
+export function openApiDocument(model: ProgramModel, declarations: Declarations = declarationsOf(model)): Json {
   const schemas: Record<string, unknown> = { ...SHARED_SCHEMAS };
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: Json[] = [];
@@ -50,7 +50,7 @@ export function openApiDocument(model: ProgramModel): Json {
         for (const [name, def] of Object.entries($defs ?? {})) schemas[name] = hoisted(def);
         schemas[qualified] = hoisted(body);
         const route = commandRoute(context.name, aggregate.name, command.name, command);
-        (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(context.name, aggregate.name, command, qualified);
+        (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route.path, aggregate.name, command, context.name, qualified);
       }
     }
   }
@@ -73,10 +73,9 @@ export function openApiDocument(model: ProgramModel): Json {
   };
 }
 
-function operation(context: string, aggregate: string, command: CommandModel, qualified: string): Json {
-  const route = commandRoute(context, aggregate, command.name, command);
+function operation(path: string, aggregate: string, command: CommandModel, context: string, qualified: string): Json {
   const parameters: Json[] = [{ description: "The tenant the aggregate belongs to.", in: "path", name: "tenantId", required: true, schema: { type: "string" } }];
-  if (route.path.includes("{id}")) parameters.push({ description: `The id of the ${aggregate}.`, in: "path", name: "id", required: true, schema: { type: "string" } });
+  if (path.includes("{id}")) parameters.push({ description: `The id of the ${aggregate}.`, in: "path", name: "id", required: true, schema: { type: "string" } });
   for (const name of ["RequestId", ...(command.create ? ["AggregateId"] : []), "AggregateVersion", "WaitStage", "WaitTimeout"]) parameters.push({ $ref: `#/components/parameters/${name}` });
   const doc = [command.decl.doc, command.handler?.decl.doc].filter((d) => d !== undefined && d.trim() !== "").join("\n\n");
   return {

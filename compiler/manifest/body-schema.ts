@@ -20,6 +20,8 @@ export class Declarations {
   private readonly declared = new Map<string, Declaration>();
   /** Each declaration's `$defs` entry and the declarations it names, made once. */
   private readonly entries = new Map<string, { readonly schema: JsonSchema; readonly names: readonly string[] }>();
+  /** Each command's body schema, made once however many outputs carry it (registrations, OpenAPI). */
+  readonly bodies = new WeakMap<readonly FieldModel[], { readonly doc: string | undefined; readonly body: BodySchema }>();
 
   constructor(program: ProgramModel) {
     for (const context of program.contexts) {
@@ -66,6 +68,14 @@ export interface BodySchema {
 
 /** The schema of a body of `fields` (a command's), with `doc` as its description. */
 export function bodySchema(fields: readonly FieldModel[], doc: string | undefined, declarations: Declarations): BodySchema {
+  const made = declarations.bodies.get(fields);
+  if (made !== undefined && made.doc === doc) return made.body;
+  const body = makeBodySchema(fields, doc, declarations);
+  declarations.bodies.set(fields, { doc, body });
+  return body;
+}
+
+function makeBodySchema(fields: readonly FieldModel[], doc: string | undefined, declarations: Declarations): BodySchema {
   const names: string[] = [];
   const body = objectSchema(fields, doc, names);
   // Every declaration the body names, and those theirs name, once each.

@@ -111,9 +111,11 @@ export class Builder {
     let output: OutputResult = { changed: [], removed: [] };
     const manifest = result.manifestFile;
     if (options.write && manifest !== undefined && !diagnostics.some((d) => d.severity === "error")) {
-      const files = phases.run("emit", () =>
-        sortedFiles([manifest, sourcesFile(result.positions ?? {}, root, outDir), emitOpenApi(result.model), emitClient(result.model), ...this.emitProgram(result.model), ...this.emitContexts(result.model)]),
-      );
+      const files = phases.run("emit", () => {
+        // One per build: each command's body schema is made once for openapi.json and the registrations.
+        const declarations = declarationsOf(result.model);
+        return sortedFiles([manifest, sourcesFile(result.positions ?? {}, root, outDir), emitOpenApi(result.model, declarations), emitClient(result.model), ...this.emitProgram(result.model), ...this.emitContexts(result.model, declarations)]);
+      });
       phases.run("write", () => {
         try {
           output = writeOutput(outDir, files, { check: options.check === true, memory: this.memory });
@@ -175,13 +177,12 @@ export class Builder {
    * Each context's files, kept with its model while the models of the contexts whose declarations
    * its body schemas copy are the same (a context checked again has a new model).
    */
-  private emitContexts(model: ProgramModel): EmittedFile[] {
+  private emitContexts(model: ProgramModel, declarations: Declarations): EmittedFile[] {
     const byName = new Map(model.contexts.map((context) => [context.name, context]));
-    let declarations: Declarations | undefined;
     return model.contexts.flatMap((context) => {
       const kept = this.emitted.get(context);
       if (kept !== undefined && kept.embeds.every((embedded) => byName.get(embedded.name) === embedded)) return kept.files;
-      const { files, embeds } = emitContextFiles(context, (declarations ??= declarationsOf(model)));
+      const { files, embeds } = emitContextFiles(context, declarations);
       this.emitted.set(context, { files, embeds: [...embeds].flatMap((name) => byName.get(name) ?? []) });
       return files;
     });
