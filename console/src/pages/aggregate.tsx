@@ -7,7 +7,7 @@ import { PagedTable, useCursors } from "../parts/paged-table.js";
 import { go } from "../router.js";
 import { local } from "../time.js";
 import type { AggregateRef, Timer } from "../types.js";
-import { aggregateLink } from "./timers.js";
+import { TimerCells } from "./timers.js";
 
 interface StreamEvent {
   readonly position?: number;
@@ -85,13 +85,7 @@ function StreamView({ path }: { path: readonly string[] }) {
         empty="None."
         row={(t) => (
           <tr key={t.id}>
-            <td>
-              <code>{t.key}</code>
-            </td>
-            <td>
-              <code>{t.command}</code>
-            </td>
-            <td>{aggregateLink(t.target)}</td>
+            <TimerCells timer={t} />
             <td>{local(t.due)}</td>
             <td>{t.status}</td>
           </tr>

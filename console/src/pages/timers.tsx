@@ -21,6 +21,21 @@ export function aggregateLink(ref: AggregateRef) {
   );
 }
 
+/** A timer's key, the command it sends and that command's target: three cells of a timers table. */
+export function TimerCells({ timer }: { timer: Timer }) {
+  return (
+    <>
+      <td>
+        <code>{timer.key}</code>
+      </td>
+      <td>
+        <code>{timer.command}</code>
+      </td>
+      <td>{aggregateLink(timer.target)}</td>
+    </>
+  );
+}
+
 export function TimersPage({ session, params }: { session: Session; params: URLSearchParams }) {
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? undefined])) as Record<(typeof FILTERS)[number], string | undefined>;
   const { cursors, cursor, setCursors } = useCursors();
@@ -67,13 +82,7 @@ export function TimersPage({ session, params }: { session: Session; params: URLS
             <tr key={t.id}>
               <td>{local(t.due)}</td>
               <td>{aggregateLink(t.owner)}</td>
-              <td>
-                <code>{t.key}</code>
-              </td>
-              <td>
-                <code>{t.command}</code>
-              </td>
-              <td>{aggregateLink(t.target)}</td>
+              <TimerCells timer={t} />
               <td>{t.attempts}</td>
               <td>{t.lastError ? <ErrorText text={t.lastError} /> : <span class="muted">—</span>}</td>
             </tr>
