@@ -24,37 +24,52 @@ export interface CommandSpec {
   readonly tool: boolean;
 }
 
-/** Options every compiling command (build, check) takes. */
-const COMMON: readonly OptionSpec[] = [
-  { name: "format", value: "text|json", values: ["text", "json"], description: "diagnostics as text with code frames (default) or one JSON object" },
+/** `-h, --help`: the table prints the help of build, check and completion; a tool command prints its own. */
+const HELP: OptionSpec = { name: "help", short: "h", description: "show this help" };
+const TOOL_HELP: OptionSpec = { ...HELP, description: "show its help" };
+
+/** `--format text|json`: diagnostics for build and check, the fire times for cron. */
+const FORMAT = { name: "format", value: "text|json", values: ["text", "json"] } as const;
+
+/** How a compiling command writes its diagnostics. */
+const DIAGNOSTICS: readonly OptionSpec[] = [
+  { ...FORMAT, description: "diagnostics as text with code frames (default) or one JSON object" },
   { name: "warn-as-error", description: "treat warnings as errors" },
   { name: "stats", description: "print the time of each compiler phase" },
   { name: "color", description: "force colours on (default: on when writing to a terminal)" },
   { name: "no-color", description: "force colours off" },
-  { name: "out", short: "o", value: "dir", description: "the output directory (default <dir>/generated)" },
-  { name: "help", short: "h", description: "show this help" },
 ];
 
+/** Options every compiling command (build, check) takes. */
+const COMMON: readonly OptionSpec[] = [...DIAGNOSTICS, { name: "out", short: "o", value: "dir", description: "the output directory (default <dir>/generated)" }, HELP];
+
+/** A compiling command: wowc's parser reads its options, the common ones first, then its own. */
+function compiling(spec: Omit<CommandSpec, "tool">): CommandSpec {
+  return { ...spec, options: [...COMMON, ...spec.options], tool: false };
+}
+
+/** A tool command: it parses its own arguments and prints its own help; `-h, --help` ends its options. */
+function tool(spec: Omit<CommandSpec, "tool">): CommandSpec {
+  return { ...spec, options: [...spec.options, TOOL_HELP], tool: true };
+}
+
 export const COMMANDS: readonly CommandSpec[] = [
-  {
+  compiling({
     name: "build",
     summary: "check the sources and write the manifest, the SDK, openapi.json and the config schema",
     usage: ["wowc build [dir] [--out <dir>] [--watch | --check]"],
     options: [
-      ...COMMON,
       { name: "watch", short: "w", description: "rebuild on every change of a .wow file or wow.config.json (Ctrl-C stops)" },
       { name: "check", description: "write nothing; exit 1 listing the generated files that are out of date" },
     ],
-    tool: false,
-  },
-  {
+  }),
+  compiling({
     name: "check",
     summary: "run the same checks as build, write nothing",
     usage: ["wowc check [dir] [--host <tsconfig>]"],
-    options: [...COMMON, { name: "host", value: "tsconfig", description: "also cross-check the host's TypeScript handlers against the declarations (a progress line on a terminal)" }],
-    tool: false,
-  },
-  {
+    options: [{ name: "host", value: "tsconfig", description: "also cross-check the host's TypeScript handlers against the declarations (a progress line on a terminal)" }],
+  }),
+  tool({
     name: "cron",
     summary: "preview a cron rule's next fire times in a zone",
     usage: ['wowc cron "<expression>" [--zone Z] [--from ISO] [--count N] [--json]'],
@@ -63,23 +78,19 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "from", value: "instant", description: "start after this instant" },
       { name: "count", value: "n", description: "how many fire times" },
       { name: "json", description: "one JSON object" },
-      { name: "format", value: "text|json", values: ["text", "json"], description: "as --json" },
-      { name: "help", short: "h", description: "show its help" },
+      { ...FORMAT, description: "as --json" },
     ],
-    tool: true,
-  },
-  {
+  }),
+  tool({
     name: "fmt",
     summary: "format .wow files in one canonical layout",
     usage: ["wowc fmt [paths…] [--check] [--print-width N]"],
     options: [
       { name: "check", description: "list unformatted files, exit 1" },
       { name: "print-width", value: "n", description: "the column long annotations wrap at (default 100)" },
-      { name: "help", short: "h", description: "show its help" },
     ],
-    tool: true,
-  },
-  {
+  }),
+  tool({
     name: "diff",
     summary: "classify the changes between two manifests",
     usage: ["wowc diff <previous> <current>", "wowc diff --against <git-ref> [dir]"],
@@ -91,11 +102,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "config", value: "file", description: "the accept list" },
       { name: "manifest", value: "path", description: "the manifest's path for --against" },
       { name: "source-root", value: "dir", description: "prefix of the .wow paths in reports" },
-      { name: "help", short: "h", description: "show its help" },
     ],
-    tool: true,
-  },
-  {
+  }),
+  tool({
     name: "init",
     summary: "scaffold a project: package.json, tsconfig, a .wow file, host, spec",
     usage: ["wowc init [dir] [--name <context>] [--force]"],
@@ -104,11 +113,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "context", value: "context", description: "the context name" },
       { name: "wowc", value: "spec", description: "the wowc dependency" },
       { name: "force", description: "overwrite existing files" },
-      { name: "help", short: "h", description: "show its help" },
     ],
-    tool: true,
-  },
-  {
+  }),
+  tool({
     name: "lsp",
     summary: "the language server for editors, over stdio",
     usage: ["wowc lsp [--stdio]"],
@@ -116,15 +123,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "stdio", description: "talk over stdin and stdout (the default)" },
       { name: "client", value: "name", description: "the editor" },
       { name: "debounce", value: "ms", description: "wait before checking a change" },
-      { name: "help", short: "h", description: "show its help" },
     ],
-    tool: true,
-  },
+  }),
   {
     name: "completion",
     summary: "print a shell completion script",
     usage: ["wowc completion bash|zsh|fish"],
-    options: [{ name: "help", short: "h", description: "show this help" }],
+    options: [HELP],
     tool: false,
   },
 ];

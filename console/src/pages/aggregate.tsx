@@ -1,14 +1,13 @@
 // An aggregate's stream, newest first: its events, with wow.ScheduleSet and wow.ScheduleCancelled
 // read as the schedules they set and cancel, and the timers it owns now.
-import { useState } from "preact/hooks";
 import { call, query } from "../api.js";
 import { useLoad } from "../parts/load.js";
 import { ErrorNotice, Loading } from "../parts/notice.js";
-import { Pager } from "../parts/pager.js";
+import { PagedTable, useCursors } from "../parts/paged-table.js";
 import { go } from "../router.js";
 import { local } from "../time.js";
 import type { AggregateRef, Timer } from "../types.js";
-import { aggregateLink } from "./timers.js";
+import { TimerCells } from "./timers.js";
 
 interface StreamEvent {
   readonly position?: number;
@@ -66,8 +65,7 @@ export function AggregatePage({ path }: { path: readonly string[] }) {
 }
 
 function StreamView({ path }: { path: readonly string[] }) {
-  const [cursors, setCursors] = useState<readonly string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursors, cursor, setCursors } = useCursors();
   const [stream] = useLoad(() => call<Stream>(`/wow/aggregates/${path.map(encodeURIComponent).join("/")}${query({ cursor, limit: 50 })}`), JSON.stringify([path, cursor]));
   if (stream.state === "loading") return <Loading />;
   if (stream.state === "error") return <ErrorNotice error={stream.error} />;
@@ -79,80 +77,53 @@ function StreamView({ path }: { path: readonly string[] }) {
         {s.deleted ? " (deleted)" : ""}
       </p>
       <h2>Pending timers</h2>
-      <table data-testid="aggregate-timers">
-        <caption class="visually-hidden">Timers this aggregate owns</caption>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Command</th>
-            <th scope="col">Target</th>
-            <th scope="col">Due</th>
-            <th scope="col">Status</th>
+      <PagedTable
+        testId="aggregate-timers"
+        caption="Timers this aggregate owns"
+        columns={["Key", "Command", "Target", "Due", "Status"]}
+        rows={s.timers}
+        empty="None."
+        row={(t) => (
+          <tr key={t.id}>
+            <TimerCells timer={t} />
+            <td>{local(t.due)}</td>
+            <td>{t.status}</td>
           </tr>
-        </thead>
-        <tbody>
-          {s.timers.length === 0 && (
-            <tr>
-              <td colSpan={5} class="muted">
-                None.
-              </td>
-            </tr>
-          )}
-          {s.timers.map((t) => (
-            <tr key={t.id}>
-              <td>
-                <code>{t.key}</code>
-              </td>
-              <td>
-                <code>{t.command}</code>
-              </td>
-              <td>{aggregateLink(t.target)}</td>
-              <td>{local(t.due)}</td>
-              <td>{t.status}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      />
       <h2>Events, newest first</h2>
-      <table data-testid="aggregate-events">
-        <caption class="visually-hidden">The aggregate's events</caption>
-        <thead>
-          <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Type</th>
-            <th scope="col">At</th>
-            <th scope="col">What</th>
+      <PagedTable
+        testId="aggregate-events"
+        caption="The aggregate's events"
+        columns={["Version", "Type", "At", "What"]}
+        rows={s.events}
+        pages={{ cursors, next: s.next, onMove: setCursors, label: "Events" }}
+        row={(e) => (
+          <tr key={`${e.version}.${e.sequence}`}>
+            <td>
+              {e.version}.{e.sequence}
+            </td>
+            <td>
+              <code>{e.type}</code>
+            </td>
+            <td>{local(e.createdAt)}</td>
+            <td>
+              {e.schedule?.set !== undefined ? (
+                <span class="schedule">
+                  <span class="badge">schedule set</span> <code>{e.schedule.set}</code>: <code>{e.schedule.command}</code> {e.schedule.rule ? ruleText(e.schedule.rule) : ""}
+                  {e.schedule.due ? `, first due ${local(e.schedule.due)}` : ""}
+                </span>
+              ) : e.schedule?.cancelled !== undefined ? (
+                <span class="schedule">
+                  <span class="badge">schedule cancelled</span> <code>{e.schedule.cancelled}</code>
+                </span>
+              ) : (
+                <code class="body">{JSON.stringify(e.body)}</code>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {s.events.map((e) => (
-            <tr key={`${e.version}.${e.sequence}`}>
-              <td>
-                {e.version}.{e.sequence}
-              </td>
-              <td>
-                <code>{e.type}</code>
-              </td>
-              <td>{local(e.createdAt)}</td>
-              <td>
-                {e.schedule?.set !== undefined ? (
-                  <span class="schedule">
-                    <span class="badge">schedule set</span> <code>{e.schedule.set}</code>: <code>{e.schedule.command}</code> {e.schedule.rule ? ruleText(e.schedule.rule) : ""}
-                    {e.schedule.due ? `, first due ${local(e.schedule.due)}` : ""}
-                  </span>
-                ) : e.schedule?.cancelled !== undefined ? (
-                  <span class="schedule">
-                    <span class="badge">schedule cancelled</span> <code>{e.schedule.cancelled}</code>
-                  </span>
-                ) : (
-                  <code class="body">{JSON.stringify(e.body)}</code>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager cursors={cursors} next={s.next} onMove={setCursors} label="Events" />
+        )}
+      />
     </>
   );
 }

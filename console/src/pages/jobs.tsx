@@ -1,12 +1,11 @@
 // Every job instance a page at a time: the server filters and sorts (10,000 instances stay fast).
-import { useState } from "preact/hooks";
 import { call, query } from "../api.js";
 import type { Session } from "../app.js";
 import { FireTimes } from "../parts/fire-times.js";
 import { JobState, Outcome } from "../parts/job-state.js";
 import { useLoad } from "../parts/load.js";
 import { ErrorNotice, Loading } from "../parts/notice.js";
-import { Pager } from "../parts/pager.js";
+import { PagedTable, useCursors } from "../parts/paged-table.js";
 import { go, href } from "../router.js";
 import type { Job } from "../types.js";
 
@@ -15,8 +14,7 @@ const FILTERS = ["q", "context", "job", "tenant", "state", "sort", "order"] as c
 
 export function JobsPage({ session, params }: { session: Session; params: URLSearchParams }) {
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? undefined])) as Record<(typeof FILTERS)[number], string | undefined>;
-  const [cursors, setCursors] = useState<readonly string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursors, cursor, setCursors } = useCursors();
   const key = JSON.stringify([filters, cursor]);
   const [jobs] = useLoad(() => call<{ jobs: Job[]; next?: string }>(`/wow/jobs${query({ ...filters, cursor, limit: PAGE, fires: 5 })}`), key);
   const apply = (e: Event) => {
@@ -74,57 +72,37 @@ export function JobsPage({ session, params }: { session: Session; params: URLSea
       ) : jobs.state === "error" ? (
         <ErrorNotice error={jobs.error} />
       ) : (
-        <>
-          <table data-testid="jobs-table">
-            <caption class="visually-hidden">Job instances</caption>
-            <thead>
-              <tr>
-                <th scope="col">Context</th>
-                <th scope="col">Job</th>
-                <th scope="col">Tenant</th>
-                <th scope="col">Partition</th>
-                <th scope="col">Rule and zone</th>
-                <th scope="col">In words</th>
-                <th scope="col">Next five fire times (job's zone · yours)</th>
-                <th scope="col">State</th>
-                <th scope="col">Last run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.data.jobs.length === 0 && (
-                <tr>
-                  <td colSpan={9} class="muted">
-                    No job instance matches.
-                  </td>
-                </tr>
-              )}
-              {jobs.data.jobs.map((j) => (
-                <tr key={`${j.context}/${j.id}/${j.tenantId}`}>
-                  <td>{j.context}</td>
-                  <td>
-                    <a href={href(["jobs", j.context, j.id], { tenant: j.tenantId })}>{j.id}</a>
-                  </td>
-                  <td>{j.tenantId}</td>
-                  <td>{j.partition ?? "—"}</td>
-                  <td>
-                    <code>{j.rule.expression}</code> <span class="muted">{j.rule.zone}</span>
-                  </td>
-                  <td>{j.ruleWords}</td>
-                  <td>
-                    <FireTimes times={j.nextFireTimes} zone={j.rule.zone} />
-                  </td>
-                  <td>
-                    <JobState job={j} />
-                  </td>
-                  <td>
-                    <Outcome run={j.lastRun} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager cursors={cursors} next={jobs.data.next} onMove={setCursors} label="Jobs" />
-        </>
+        <PagedTable
+          testId="jobs-table"
+          caption="Job instances"
+          columns={["Context", "Job", "Tenant", "Partition", "Rule and zone", "In words", "Next five fire times (job's zone · yours)", "State", "Last run"]}
+          rows={jobs.data.jobs}
+          empty="No job instance matches."
+          pages={{ cursors, next: jobs.data.next, onMove: setCursors, label: "Jobs" }}
+          row={(j) => (
+            <tr key={`${j.context}/${j.id}/${j.tenantId}`}>
+              <td>{j.context}</td>
+              <td>
+                <a href={href(["jobs", j.context, j.id], { tenant: j.tenantId })}>{j.id}</a>
+              </td>
+              <td>{j.tenantId}</td>
+              <td>{j.partition ?? "—"}</td>
+              <td>
+                <code>{j.rule.expression}</code> <span class="muted">{j.rule.zone}</span>
+              </td>
+              <td>{j.ruleWords}</td>
+              <td>
+                <FireTimes times={j.nextFireTimes} zone={j.rule.zone} />
+              </td>
+              <td>
+                <JobState job={j} />
+              </td>
+              <td>
+                <Outcome run={j.lastRun} />
+              </td>
+            </tr>
+          )}
+        />
       )}
     </section>
   );

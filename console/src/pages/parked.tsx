@@ -5,7 +5,7 @@ import { ApiError, call, query } from "../api.js";
 import type { Session } from "../app.js";
 import { useLoad } from "../parts/load.js";
 import { ErrorNotice, Loading } from "../parts/notice.js";
-import { Pager } from "../parts/pager.js";
+import { PagedTable, useCursors } from "../parts/paged-table.js";
 import { local } from "../time.js";
 import type { ParkedEvent, Timer } from "../types.js";
 import { ErrorText } from "./runs.js";
@@ -31,8 +31,7 @@ export function ParkedPage({ session }: { session: Session }) {
 }
 
 function ParkedList({ kind }: { kind: "timers" | "events" }) {
-  const [cursors, setCursors] = useState<readonly string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursors, cursor, setCursors } = useCursors();
   const [list, reload] = useLoad(() => call<{ timers?: Timer[]; events?: ParkedEvent[]; next?: string }>(`/wow/parked${query({ kind, cursor, limit: 50 })}`), JSON.stringify([kind, cursor]));
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [results, setResults] = useState<ReadonlyMap<string, Result>>(new Map());
@@ -85,53 +84,38 @@ function ParkedList({ kind }: { kind: "timers" | "events" }) {
           Refresh
         </button>
       </div>
-      <table data-testid={`parked-${kind}`}>
-        <caption class="visually-hidden">{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Select</th>
-            <th scope="col">What</th>
-            <th scope="col">Parked at</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Error</th>
-            <th scope="col">Re-drive</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={6} class="muted">
-                Nothing parked.
+      <PagedTable
+        testId={`parked-${kind}`}
+        caption={title}
+        columns={["Select", "What", "Parked at", "Attempts", "Error", "Re-drive"]}
+        rows={rows}
+        empty="Nothing parked."
+        pages={{ cursors, next: list.data.next, onMove: setCursors, label: title }}
+        row={(row) => {
+          const result = results.get(row.id);
+          return (
+            <tr key={row.id} data-id={row.id}>
+              <td>
+                <input type="checkbox" aria-label={`Select ${row.id}`} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />
+              </td>
+              <td>{row.what}</td>
+              <td>{local(row.at)}</td>
+              <td>{row.attempts}</td>
+              <td>
+                <ErrorText text={row.error} />
+              </td>
+              <td>
+                <button type="button" onClick={() => void redrive(row.id)} disabled={result?.state === "sending"} aria-label={`Re-drive ${row.id}`}>
+                  Re-drive
+                </button>
+                <span role="status" class={result?.state === "failed" ? "error-text" : "ok-text"} data-testid="redrive-result">
+                  {result === undefined ? "" : result.state === "sending" ? " sending…" : result.state === "ok" ? ` ${result.text}` : ` ${result.error.code}: ${result.error.message}`}
+                </span>
               </td>
             </tr>
-          )}
-          {rows.map((row) => {
-            const result = results.get(row.id);
-            return (
-              <tr key={row.id} data-id={row.id}>
-                <td>
-                  <input type="checkbox" aria-label={`Select ${row.id}`} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />
-                </td>
-                <td>{row.what}</td>
-                <td>{local(row.at)}</td>
-                <td>{row.attempts}</td>
-                <td>
-                  <ErrorText text={row.error} />
-                </td>
-                <td>
-                  <button type="button" onClick={() => void redrive(row.id)} disabled={result?.state === "sending"} aria-label={`Re-drive ${row.id}`}>
-                    Re-drive
-                  </button>
-                  <span role="status" class={result?.state === "failed" ? "error-text" : "ok-text"} data-testid="redrive-result">
-                    {result === undefined ? "" : result.state === "sending" ? " sending…" : result.state === "ok" ? ` ${result.text}` : ` ${result.error.code}: ${result.error.message}`}
-                  </span>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <Pager cursors={cursors} next={list.data.next} onMove={setCursors} label={title} />
+          );
+        }}
+      />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { call, query } from "../api.js";
 import { Outcome } from "../parts/job-state.js";
 import { useLoad } from "../parts/load.js";
 import { ErrorNotice, Loading } from "../parts/notice.js";
-import { Pager } from "../parts/pager.js";
+import { PagedTable, useCursors } from "../parts/paged-table.js";
 import { href } from "../router.js";
 import { fromLocalInput, local, viewerZone } from "../time.js";
 import type { Run } from "../types.js";
@@ -25,8 +25,7 @@ export function RunsPage({ context, instance, tenant }: { context: string; insta
 
 export function RunLog({ context, instance, tenant, round }: { context: string; instance: string; tenant: string | undefined; round: number }) {
   const [filter, setFilter] = useState<{ outcome?: string; from?: string; to?: string }>({});
-  const [cursors, setCursors] = useState<readonly string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursors, cursor, setCursors } = useCursors();
   const [runs, reload] = useLoad(
     () => call<{ runs: Run[]; next?: string }>(`/wow/jobs/${encodeURIComponent(instance)}/runs${query({ context, tenant, ...filter, cursor, limit: 25 })}`),
     JSON.stringify([context, instance, tenant, filter, cursor, round]),
@@ -70,47 +69,28 @@ export function RunLog({ context, instance, tenant, round }: { context: string; 
       ) : runs.state === "error" ? (
         <ErrorNotice error={runs.error} />
       ) : (
-        <>
-          <table data-testid="runs-table">
-            <caption class="visually-hidden">Runs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Slot due</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Outcome and duration</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">Error</th>
-                <th scope="col">Derived commands</th>
-                <th scope="col">Host</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.runs.length === 0 && (
-                <tr>
-                  <td colSpan={8} class="muted">
-                    No run matches.
-                  </td>
-                </tr>
-              )}
-              {runs.data.runs.map((r) => (
-                <tr key={r.id} data-kind={r.kind} data-outcome={r.outcome}>
-                  <td>{local(r.started)}</td>
-                  <td>{local(r.due)}</td>
-                  <td>{r.kind}</td>
-                  <td>
-                    <Outcome run={r} />
-                  </td>
-                  <td>{r.attempt}</td>
-                  <td>{r.error ? <ErrorText text={r.error} /> : <span class="muted">—</span>}</td>
-                  <td>{r.commands.length === 0 ? <span class="muted">none</span> : <code>{r.commands.join(", ")}</code>}</td>
-                  <td>{r.host}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager cursors={cursors} next={runs.data.next} onMove={setCursors} label="Runs" />
-        </>
+        <PagedTable
+          testId="runs-table"
+          caption="Runs, newest first"
+          columns={["Started", "Slot due", "Kind", "Outcome and duration", "Attempt", "Error", "Derived commands", "Host"]}
+          rows={runs.data.runs}
+          empty="No run matches."
+          pages={{ cursors, next: runs.data.next, onMove: setCursors, label: "Runs" }}
+          row={(r) => (
+            <tr key={r.id} data-kind={r.kind} data-outcome={r.outcome}>
+              <td>{local(r.started)}</td>
+              <td>{local(r.due)}</td>
+              <td>{r.kind}</td>
+              <td>
+                <Outcome run={r} />
+              </td>
+              <td>{r.attempt}</td>
+              <td>{r.error ? <ErrorText text={r.error} /> : <span class="muted">—</span>}</td>
+              <td>{r.commands.length === 0 ? <span class="muted">none</span> : <code>{r.commands.join(", ")}</code>}</td>
+              <td>{r.host}</td>
+            </tr>
+          )}
+        />
       )}
     </div>
   );

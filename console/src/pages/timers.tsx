@@ -1,11 +1,10 @@
 // Pending timers, earliest due first, searched by the server (aggregate id, key, command type, tenant):
 // a page of a million never loads more than its own rows.
-import { useState } from "preact/hooks";
 import { call, query } from "../api.js";
 import type { Session } from "../app.js";
 import { useLoad } from "../parts/load.js";
 import { ErrorNotice, Loading } from "../parts/notice.js";
-import { Pager } from "../parts/pager.js";
+import { PagedTable, useCursors } from "../parts/paged-table.js";
 import { go, href } from "../router.js";
 import { local } from "../time.js";
 import type { AggregateRef, Timer } from "../types.js";
@@ -22,10 +21,24 @@ export function aggregateLink(ref: AggregateRef) {
   );
 }
 
+/** A timer's key, the command it sends and that command's target: three cells of a timers table. */
+export function TimerCells({ timer }: { timer: Timer }) {
+  return (
+    <>
+      <td>
+        <code>{timer.key}</code>
+      </td>
+      <td>
+        <code>{timer.command}</code>
+      </td>
+      <td>{aggregateLink(timer.target)}</td>
+    </>
+  );
+}
+
 export function TimersPage({ session, params }: { session: Session; params: URLSearchParams }) {
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? undefined])) as Record<(typeof FILTERS)[number], string | undefined>;
-  const [cursors, setCursors] = useState<readonly string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursors, cursor, setCursors } = useCursors();
   const [timers] = useLoad(() => call<{ timers: Timer[]; next?: string }>(`/wow/timers${query({ ...filters, cursor, limit: 50 })}`), JSON.stringify([filters, cursor]));
   const apply = (e: Event) => {
     e.preventDefault();
@@ -58,47 +71,23 @@ export function TimersPage({ session, params }: { session: Session; params: URLS
       ) : timers.state === "error" ? (
         <ErrorNotice error={timers.error} />
       ) : (
-        <>
-          <table data-testid="timers-table">
-            <caption class="visually-hidden">Pending timers, earliest due first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Due</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Key</th>
-                <th scope="col">Command</th>
-                <th scope="col">Target</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {timers.data.timers.length === 0 && (
-                <tr>
-                  <td colSpan={7} class="muted">
-                    No pending timer matches.
-                  </td>
-                </tr>
-              )}
-              {timers.data.timers.map((t) => (
-                <tr key={t.id}>
-                  <td>{local(t.due)}</td>
-                  <td>{aggregateLink(t.owner)}</td>
-                  <td>
-                    <code>{t.key}</code>
-                  </td>
-                  <td>
-                    <code>{t.command}</code>
-                  </td>
-                  <td>{aggregateLink(t.target)}</td>
-                  <td>{t.attempts}</td>
-                  <td>{t.lastError ? <ErrorText text={t.lastError} /> : <span class="muted">—</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager cursors={cursors} next={timers.data.next} onMove={setCursors} label="Timers" />
-        </>
+        <PagedTable
+          testId="timers-table"
+          caption="Pending timers, earliest due first"
+          columns={["Due", "Owner", "Key", "Command", "Target", "Attempts", "Last error"]}
+          rows={timers.data.timers}
+          empty="No pending timer matches."
+          pages={{ cursors, next: timers.data.next, onMove: setCursors, label: "Timers" }}
+          row={(t) => (
+            <tr key={t.id}>
+              <td>{local(t.due)}</td>
+              <td>{aggregateLink(t.owner)}</td>
+              <TimerCells timer={t} />
+              <td>{t.attempts}</td>
+              <td>{t.lastError ? <ErrorText text={t.lastError} /> : <span class="muted">—</span>}</td>
+            </tr>
+          )}
+        />
       )}
     </section>
   );
