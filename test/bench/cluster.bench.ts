@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { withDefaultUser } from "../../runtime/store/postgres/options.js";
 import { ClusterRun, sleep, timers, waitFor, type ClusterTiming } from "../cluster/support.js";
 import { argument } from "./bench-args.js";
+import { anyDecided, claimsOf, drained } from "./cluster-checks.js";
 
 const URL = process.env["WOW_TEST_POSTGRES_URL"] ?? "postgres://127.0.0.1:5432/test";
 const TIMERS = argument("timers", 100_000);
@@ -36,7 +37,7 @@ async function drain(hosts: number): Promise<{ perS: number; duplicateShare: num
     // Counted from the moment every host serves (process starts are not the drain's), over what was left then.
     const started = Date.now();
     const left = await pending(run);
-    await waitFor(async () => (await pending(run)) === 0, 3_600_000, () => "the backlog was not drained");
+    await drained(run, 3_600_000);
     const seconds = (Date.now() - started) / 1000;
     await run.stopAll();
     const attempts = await run.attempts();
@@ -58,14 +59,14 @@ async function failover(): Promise<{ firstDeliveryMs: number; ownedMs: number; h
     const spread = 3 * TIMING.lease;
     await run.seed(timers(count, 0, (await run.dbNow()) + 1_000, spread, Date.now()));
     await sleep(2_000);
-    let held: string[] = [];
-    await waitFor(async () => (held = (await run.claimedBy("f2")).map((c) => `${c.id}#${c.slot}`)).length > 0, spread, () => "the host never held a claim");
+    let held: { stream: string; request: string }[] = [];
+    await waitFor(async () => (held = await claimsOf(run, "f2")).length > 0, spread, () => "the host never held a claim");
     await run.kill("f2");
     const killedAt = Date.now();
     let firstDeliveryMs: number | undefined;
     let ownedMs: number | undefined;
     await waitFor(async () => {
-      if (firstDeliveryMs === undefined && Number((await run.query<{ n: string }>(`SELECT count(*) AS n FROM "${run.schema}".wow_requests WHERE request_id = ANY($1)`, [held])).rows[0]!.n) > 0) firstDeliveryMs = Date.now() - killedAt;
+      if (firstDeliveryMs === undefined && (await anyDecided(run, held))) firstDeliveryMs = Date.now() - killedAt;
       if (ownedMs === undefined && (await run.leases()).every((l) => l.live && l.owner === "f1")) ownedMs = Date.now() - killedAt;
       return firstDeliveryMs !== undefined && ownedMs !== undefined;
     }, 10 * TIMING.lease, () => "no takeover");

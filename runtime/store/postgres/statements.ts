@@ -75,6 +75,13 @@ function texts(s: string) {
     insertEvents: `INSERT INTO ${s}.wow_events (position, stream, version, sequence, type, data)
       SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::text[])`,
 
+    /**
+     * Run before `claimDue` in its transaction: the claim walks the pending index by fire_at and stops at
+     * its limit. Without it, on a table whose statistics predate a burst of timers (a bulk load, before
+     * autovacuum analyzes it), the planner takes every due row and sorts them (130 ms a claim at 100,000
+     * due instead of under 1 ms).
+     */
+    claimPlan: "SET LOCAL enable_sort = off",
     /** Claims due timers: leased to `$4` until `$3` (a claimer skips rows another is claiming), earliest due first; each claim counts up `claims`, its fencing token. */
     claimDue: `WITH due AS (
         SELECT id FROM ${s}.wow_timers WHERE status = 0 AND fire_at <= $1 ORDER BY fire_at LIMIT $2 FOR UPDATE SKIP LOCKED

@@ -20,7 +20,10 @@ export class PgTimerStore implements TimerStore {
   constructor(private readonly c: PgConnection) {}
 
   async claimDue(now: number, limit: number, lease: ClaimLease): Promise<DueBatch> {
-    const rows = await this.c.query<TimerColumns & { claims: number }>(this.c.sql.claimDue, [now, limit, lease.until, lease.owner]);
+    const rows = await this.c.transaction(async (tx) => {
+      await tx.run(this.c.sql.claimPlan);
+      return tx.query<TimerColumns & { claims: number }>(this.c.sql.claimDue, [now, limit, lease.until, lease.owner]);
+    });
     if (rows.length === 0) return { timers: [], inputs: [] };
     const claim: PgClaim = { owner: lease.owner, claims: new Map(rows.map((row) => [row.id, row.claims])) };
     rows.sort((a, b) => a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
