@@ -20,6 +20,7 @@ async function allDelivered(run: ClusterRun, count: number, timeoutMs: number): 
     async () => (left = Number((await run.query<{ n: string }>(`SELECT count(*) AS n FROM "${run.schema}".wow_timers WHERE key ~ '^t[0-9]+$'`)).rows[0]!.n)) === 0,
     timeoutMs,
     () => `${left} of ${count} timers left; ${[...run.hosts.values()].map((h) => `${h.id} (exit ${h.child.exitCode}): ${h.output().slice(-1500)}`).join("\n")}`,
+    250,
   );
 }
 

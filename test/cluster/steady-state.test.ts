@@ -27,7 +27,7 @@ describe.skipIf(url === undefined)("cluster: steady state (3 host processes, Pos
       // Done when only the cron timers are left pending (the others are removed once delivered).
       const pending = async () => Number((await run.query<{ n: string }>(`SELECT count(*) AS n FROM "${run.schema}".wow_timers WHERE status = 0 AND key ~ '^t[0-9]+$'`)).rows[0]!.n);
       let left = -1;
-      await waitFor(async () => (left = await pending()) === CRON, end - Date.now() + 30_000, () => `not every timer was delivered: ${left - CRON} left`);
+      await waitFor(async () => (left = await pending()) === CRON, end - Date.now() + 30_000, () => `not every timer was delivered: ${left - CRON} left`, 250);
       // The saga catches up with every delivery so far (the cron timers go on firing meanwhile).
       const firedSoFar = (await run.fired()).map((f) => f.eventId);
       const handled = () => new Set(run.lines().flatMap((l) => (l.kind === "saga" ? [l.event] : [])));
