@@ -1,6 +1,7 @@
 // The cluster's tables in the store's schema, and every statement on them: members with their
 // leases, one row per journal partition (owner, fencing epoch, lease end), all times read from the
 // server's clock (`clock_timestamp()`, epoch ms).
+import { ASYNC_COMMIT } from "./statements.js";
 
 /** The server's clock in epoch milliseconds. */
 const NOW = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
@@ -55,10 +56,10 @@ export function clusterStatements(s: string) {
     /**
      * Saves checkpoint $2 of subscription $1 only while partition $3 is held by $4 at epoch $5 and its
      * lease has not lapsed; the lease row is share-locked until the write commits, so no one takes the
-     * partition in between.
+     * partition in between. Committed as the unfenced checkpoint is (`ASYNC_COMMIT`).
      */
     fencedCheckpoint: `INSERT INTO ${s}.wow_subscription_checkpoints (subscription, position)
-      SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM ${p} WHERE partition = $3 AND owner = $4 AND epoch = $5 AND until > ${NOW} FOR SHARE)
+      SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM ${p} WHERE partition = $3 AND owner = $4 AND epoch = $5 AND until > ${NOW} FOR SHARE) AND ${ASYNC_COMMIT}
       ON CONFLICT (subscription) DO UPDATE SET position = excluded.position`,
     /**
      * Records a job's run ($1 id, $2 instance key, $3 due, $4 started, $5 outcome, $6 kind, $7 data) as

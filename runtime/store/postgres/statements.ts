@@ -105,7 +105,8 @@ function texts(s: string) {
     redrive: `UPDATE ${s}.wow_timers SET status = 0, attempts = 0, fire_at = $1, parked_at = NULL, claimed_by = NULL WHERE id = $2 AND status = 1`,
 
     checkpoint: `SELECT position FROM ${s}.wow_subscription_checkpoints WHERE subscription = $1`,
-    saveCheckpoint: `INSERT INTO ${s}.wow_subscription_checkpoints (subscription, position) VALUES ($1, $2)
+    /** Commits without waiting for the WAL flush (`ASYNC_COMMIT`): a checkpoint lost to a server crash only means events handled again. */
+    saveCheckpoint: `INSERT INTO ${s}.wow_subscription_checkpoints (subscription, position) SELECT $1, $2 WHERE ${ASYNC_COMMIT}
       ON CONFLICT (subscription) DO UPDATE SET position = excluded.position`,
     park: `INSERT INTO ${s}.wow_subscription_parked (id, subscription, position, event, attempts, error, parked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
       ON CONFLICT (id) DO UPDATE SET attempts = excluded.attempts, error = excluded.error, parked_at = excluded.parked_at`,
@@ -154,6 +155,13 @@ function texts(s: string) {
 
 export type StatementName = keyof ReturnType<typeof texts>;
 export type Statements = { readonly [K in StatementName]: Statement };
+
+/**
+ * A condition that is always true and turns off `synchronous_commit` for the statement's own
+ * transaction: its commit returns without waiting for the WAL to reach the disk (a server crash may
+ * lose the last few hundred milliseconds of such writes). For writes whose loss is harmless.
+ */
+export const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true) IS NOT NULL";
 
 /** The statements for the quoted schema `s`. */
 export function statements(s: string): Statements {
