@@ -25,11 +25,11 @@ async function allDelivered(run: ClusterRun, count: number, timeoutMs: number): 
 }
 
 /** Creates the schema, starts `ids`, and seeds `count` timers due over `spreadMs` from a second on. */
-async function started(run: ClusterRun, ids: readonly string[], count: number, spreadMs: number): Promise<void> {
+async function started(run: ClusterRun, ids: readonly string[], count: number, spreadMs: number, clump = 1): Promise<void> {
   await run.prepare();
   for (const id of ids) await run.start(id);
   const start = (await run.dbNow()) + 1_000;
-  await run.seed(timers(count, 0, start, spreadMs, Date.now()));
+  await run.seed(timers(count, 0, start, spreadMs, Date.now(), clump));
 }
 
 /** Waits for every timer, stops the hosts, and checks the deliveries: none early, none twice, each of `count` once. */
@@ -56,15 +56,16 @@ describe.skipIf(url === undefined)("cluster under faults (host processes, Postgr
     const run = new ClusterRun(url!, testSchema(url!));
     try {
       const live = ["h1", "h2", "h3"];
-      // Due over the whole run: each round is a random wait, the takeover, and a restart.
+      // Due over the whole run (each round is a random wait, the takeover, and a restart), in bursts of
+      // 500 every 3.5 s: a burst keeps the hosts' claims held long enough to be killed mid-delivery.
       const COUNT = 10_000;
-      await started(run, live, COUNT, 70_000);
+      await started(run, live, COUNT, 70_000, 500);
       const takeovers: { owned: number; claims: number; held: number }[] = [];
       for (let k = 0; k < KILLS; k++) {
         await sleep(600 + Math.floor(Math.random() * 1_200));
         const victim = live.splice(Math.floor(Math.random() * live.length), 1)[0]!;
-        // Mid-delivery: once it holds claims (or after 2 s without).
-        await waitFor(async () => (await run.claimedBy(victim)).length > 0, 2_000).catch(() => undefined);
+        // Mid-delivery: once it holds claims (or after 4 s without: a burst comes every 3.5 s).
+        await waitFor(async () => (await run.claimedBy(victim)).length > 0, 4_000, undefined, 5).catch(() => undefined);
         await run.kill(victim);
         const killedAt = Date.now();
         const held = (await run.claimedBy(victim)).map((c) => `${c.id}#${c.slot}`);

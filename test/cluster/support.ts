@@ -166,11 +166,12 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Timers `from` … `from + count − 1`: `at` and `after` ones due over `spreadMs` from `start` (server clock), and `cron` ones. */
-export function timers(count: number, cron: number, start: number, spreadMs: number, now: number): SeedTimer[] {
+/** Timers 0 … `count − 1`: `at` and `after` ones due over `spreadMs` from `start` (server clock), `clump` at each instant; and `cron` ones. */
+export function timers(count: number, cron: number, start: number, spreadMs: number, now: number, clump = 1): SeedTimer[] {
   const out: SeedTimer[] = [];
   for (let n = 0; n < count; n++) {
-    const due = start + Math.floor((n * spreadMs) / count);
+    // `clump` timers at a time come due together (a burst takes several batches to deliver).
+    const due = start + Math.floor((n - (n % clump)) * spreadMs / count);
     out.push(n % 3 === 1 ? { n, rule: { kind: "after", ms: Math.max(1, due - now) } } : { n, rule: { kind: "at", due } });
   }
   for (let k = 0; k < cron; k++) out.push({ n: count + k, rule: { kind: "cron" } });
