@@ -2,7 +2,7 @@
 // run by name, transactions, the one lane write transactions take in turn, and the server's errors
 // as StoreErrors that name host, port and database (never the password).
 import pg from "pg";
-import { refKey, type AggregateRef } from "../../model/aggregate-ref.js";
+import { RefKeys } from "../ref-keys.js";
 import { StoreError } from "../errors.js";
 import { checkOptions, withDefaultUser, type CheckedOptions, type PostgresStoreOptions } from "./options.js";
 import { migrate, NewerSchemaError, quoted } from "./schema.js";
@@ -16,7 +16,7 @@ TYPES.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 const RETRYABLE = new Set(["40001", "40P01"]);
 const TRANSACTION_ATTEMPTS = 5;
 
-export class PgConnection {
+export class PgConnection extends RefKeys {
   readonly options: CheckedOptions;
   readonly pool: pg.Pool;
   readonly sql: Statements;
@@ -26,9 +26,9 @@ export class PgConnection {
   private closed = false;
   /** The end of the last write transaction queued: they run one at a time (see `write`). */
   private lane: Promise<unknown> = Promise.resolve();
-  private readonly keys = new WeakMap<AggregateRef, string>();
 
   constructor(options: PostgresStoreOptions) {
+    super();
     this.options = checkOptions(options);
     this.schema = quoted(this.options.schema);
     this.sql = statements(this.schema);
@@ -108,20 +108,7 @@ export class PgConnection {
     return next;
   }
 
-  /** `refKey`, computed once per ref object. */
-  keyOf(ref: AggregateRef): string {
-    let key = this.keys.get(ref);
-    if (key === undefined) {
-      key = refKey(ref);
-      this.keys.set(ref, key);
-    }
-    return key;
-  }
 
-  /** Tells `keyOf` the key of a ref read from a row. */
-  knowKey(ref: AggregateRef, key: string): void {
-    this.keys.set(ref, key);
-  }
 
   async close(): Promise<void> {
     if (this.closed) return;

@@ -1,7 +1,8 @@
 // One SQLite connection and the writes every commit path shares: a commit checked then written, its
 // schedule changes, and slot settlements, each inside the caller's transaction.
 import Database from "better-sqlite3";
-import { refKey, refOfKey, sameRef, type AggregateRef } from "../../model/aggregate-ref.js";
+import { refOfKey, sameRef } from "../../model/aggregate-ref.js";
+import { RefKeys } from "../ref-keys.js";
 import type { EventMessage } from "../../model/messages.js";
 import { slotRequestId } from "../../model/request-ids.js";
 import { DuplicateRequestError, StoreDamagedError, UnstorableCommitError, VersionConflictError } from "../errors.js";
@@ -19,16 +20,16 @@ export interface StreamState {
   deleted: boolean;
 }
 
-export class SqliteConnection {
+export class SqliteConnection extends RefKeys {
   readonly db: Database.Database;
   readonly schemaVersion: number;
   readonly stmt: Statements;
-  private readonly keys = new WeakMap<AggregateRef, string>();
 
   /** Set by the first sign of damage: every later use of the file is refused with it. */
   private damage: StoreDamagedError | undefined;
 
   constructor(readonly path: string, options: SqliteStoreOptions) {
+    super();
     checkOptions(options);
     this.db = new Database(path);
     try {
@@ -67,20 +68,7 @@ export class SqliteConnection {
     return this.damage;
   }
 
-  /** `refKey`, computed once per ref object (a delivery's target is looked up, loaded and appended to). */
-  keyOf(ref: AggregateRef): string {
-    let key = this.keys.get(ref);
-    if (key === undefined) {
-      key = refKey(ref);
-      this.keys.set(ref, key);
-    }
-    return key;
-  }
 
-  /** Tells `keyOf` the key of a ref read from a row (no JSON made again). */
-  knowKey(ref: AggregateRef, key: string): void {
-    this.keys.set(ref, key);
-  }
 
   streamState(key: string): StreamState {
     const row = this.stmt.streamState.get(key)!;
