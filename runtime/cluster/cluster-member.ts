@@ -28,13 +28,16 @@ interface Holding {
   readonly until: number;
 }
 
-/** A member as operators see it (`GET /wow/hosts`). */
+/** A member as operators see it (`GET /wow/hosts`; times epoch ms on the store's clock). */
 export interface MemberState {
   readonly id: string;
+  /** The host that answered. */
   readonly self: boolean;
   readonly startedAt: number;
   readonly lastHeartbeat: number;
+  /** Counted gone (its partitions and claims taken over) after this, unless it heartbeats again. */
   readonly leaseUntil: number;
+  /** Its clock's offset from the store's, as it measured it (ms; negative: its clock runs ahead). */
   readonly clockOffsetMs: number;
   readonly partitions: readonly number[];
 }

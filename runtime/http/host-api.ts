@@ -11,6 +11,7 @@ import type { StoredStream } from "../store/event-store.js";
 import type { Page } from "../store/run-store.js";
 import type { JobQuery } from "../jobs/job-listing.js";
 import type { Clock } from "../clock.js";
+import type { MemberState } from "../cluster/cluster-member.js";
 import type { Logger } from "../ops/log.js";
 import type { HostMetrics } from "../ops/metrics.js";
 import type { RunStore } from "../store/run-store.js";
@@ -38,19 +39,8 @@ export interface RedriveOutcome {
   readonly error?: string;
 }
 
-/** A host as `GET /wow/hosts` shows it (times epoch ms on the store's clock). */
-export interface HostView {
-  readonly id: string;
-  /** The host that answered. */
-  readonly self: boolean;
-  readonly startedAt: number;
-  readonly lastHeartbeat: number;
-  /** Counted gone (its partitions and claims taken over) after this, unless it heartbeats again. */
-  readonly leaseUntil: number;
-  /** Its clock's offset from the store's, as it measured it (ms; negative: its clock runs ahead). */
-  readonly clockOffsetMs: number;
-  readonly partitions: readonly number[];
-}
+/** A host as `GET /wow/hosts` shows it (times epoch ms on the store's clock): a cluster member's state. */
+export type HostView = MemberState;
 
 /** The hosts sharing the store, from any of them. */
 export interface HostsView {
