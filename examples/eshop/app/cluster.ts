@@ -9,15 +9,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { PostgresStore, type EventMessage } from "wowc/runtime";
-import { order } from "../src/index.js";
 import { dropSchema, redactedUrl } from "./postgres.js";
 import { GRACE_PERIOD } from "./services.js";
 import { Timeline } from "./timeline.js";
+import { orderStatus, TENANT } from "./tour.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const url = process.env["EXAMPLE_STORE_URL"] ?? "postgres://127.0.0.1:5432/test";
 const schema = "eshop_cluster_example";
-const TENANT = "(0)";
 const TOKEN = "eshop-operator-token-change-me";
 
 await dropSchema(url, schema);
@@ -75,21 +74,8 @@ async function hosts(via: Running): Promise<string> {
   return `${view.hosts.map((h) => `${h.id} owns [${h.partitions.join(",")}]`).join(", ")}${view.unowned.length > 0 ? `, unowned [${view.unowned.join(",")}]` : ""}`;
 }
 
-async function orderStatus(id: string): Promise<string> {
-  const stream = await reader.events.load({ context: "eshop-order", aggregate: "Order", tenantId: TENANT, id });
-  return stream.events.reduce((s, e) => (order.events[e.type] ? order.events[e.type]!(s, e) : s), order.initialState()).status;
-}
 
 const timeline = new Timeline(reader.events, deliveredBy);
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    await timeline.flush();
-    if (Date.now() > deadline) throw new Error(`the tour waited ${timeoutMs} ms for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await timeline.flush();
-}
 
 const running: Running[] = [];
 try {
@@ -98,7 +84,7 @@ try {
   running.push(a);
   const b = await startHost("host-B");
   running.push(b);
-  await until("both hosts owning their share", async () => {
+  await timeline.until("both hosts owning their share", async () => {
     const view = await hostsView(a);
     return view.hosts.length === 2 && view.hosts.every((h) => h.partitions.length === 2);
   }, 10_000);
@@ -113,7 +99,7 @@ try {
   await call(a, "POST", `${orders}/create_order`, { items: [{ productId: "mug", quantity: 2 }] }, { "Command-Aggregate-Id": "order-A" });
   timeline.say("order B through host-B: 1 cap (paid in time)");
   await call(b, "POST", `${orders}/create_order`, { items: [{ productId: "cap", quantity: 1 }] }, { "Command-Aggregate-Id": "order-B" });
-  await until("both orders' stock confirmed", async () => (await orderStatus("order-A")) === "AWAITING_PAYMENT" && (await orderStatus("order-B")) === "AWAITING_PAYMENT", 10_000);
+  await timeline.until("both orders' stock confirmed", async () => (await orderStatus(reader.events, "order-A")) === "AWAITING_PAYMENT" && (await orderStatus(reader.events, "order-B")) === "AWAITING_PAYMENT", 10_000);
   timeline.say("order B is paid through host-B");
   await call(b, "PUT", `${orders}/order-B/pay_order`, { amount: 19.9 });
   await timeline.flush();
@@ -123,7 +109,7 @@ try {
   running.splice(running.indexOf(a), 1);
   const killedAt = Date.now();
   let tookOver: number | undefined;
-  await until(
+  await timeline.until(
     "host-B owning every partition, order A cancelled by its scheduled command, and the job receiving stock after the kill",
     async () => {
       if (tookOver === undefined && (await hosts(b)) === "host-B owns [0,1,2,3]") {
@@ -133,12 +119,12 @@ try {
       const events = await reader.events.read(0, 10_000);
       const tickAfter = events.find((e) => e.type === "wow.schedule.Ticked" && e.createdAt > killedAt)?.position ?? Infinity;
       const received = events.some((e) => e.type === "eshop-inventory.StockReceived" && e.position! > tickAfter);
-      return tookOver !== undefined && (await orderStatus("order-A")) === "CANCELLED" && received;
+      return tookOver !== undefined && (await orderStatus(reader.events, "order-A")) === "CANCELLED" && received;
     },
     20_000,
   );
-  const statusA = await orderStatus("order-A");
-  const statusB = await orderStatus("order-B");
+  const statusA = await orderStatus(reader.events, "order-A");
+  const statusB = await orderStatus(reader.events, "order-B");
   timeline.say(`order A is ${statusA}, order B is ${statusB}; host-B finished the tour alone`);
   if (statusA !== "CANCELLED" || statusB !== "PAID") throw new Error(`unexpected end state: A ${statusA}, B ${statusB}`);
   timeline.say("tour complete");

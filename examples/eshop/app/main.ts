@@ -11,11 +11,11 @@ import { loadConfig } from "../generated/index.js";
 import { order, stock, stockSaga } from "../src/index.js";
 import { GRACE_PERIOD, tourServices } from "./services.js";
 import { Timeline } from "./timeline.js";
+import { orderStatus, TENANT } from "./tour.js";
 import { dropSchema, redactedUrl } from "./postgres.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const TENANT = "(0)";
 
 const loaded = loadConfig({ cwd: root });
 // Each tour starts on a new store: on PostgreSQL (WOW_STORE__URL=postgres://…) in a schema of the
@@ -58,21 +58,7 @@ async function call(method: string, path: string, body: unknown, headers: Record
 const orders = `/eshop-order/tenant/${encodeURIComponent(TENANT)}/order`;
 const stocks = `/eshop-inventory/tenant/${encodeURIComponent(TENANT)}/stock`;
 
-async function orderStatus(id: string): Promise<string> {
-  const stream = await host.store.events.load({ context: "eshop-order", aggregate: "Order", tenantId: TENANT, id });
-  const state = stream.events.reduce((s, e) => (order.events[e.type] ? order.events[e.type]!(s, e) : s), order.initialState());
-  return state.status;
-}
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    await timeline.flush();
-    if (Date.now() > deadline) throw new Error(`the tour waited ${timeoutMs} ms for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await timeline.flush();
-}
 
 let ticksWithStock = 0;
 try {
@@ -89,21 +75,21 @@ try {
   await call("POST", `${orders}/create_order`, { items: [{ productId: "mug", quantity: 2 }] }, { "Command-Aggregate-Id": "order-A" });
   timeline.say("order B: 1 cap (paid in time)");
   await call("POST", `${orders}/create_order`, { items: [{ productId: "cap", quantity: 1 }] }, { "Command-Aggregate-Id": "order-B" });
-  await until("both orders' stock confirmed", async () => (await orderStatus("order-A")) === "AWAITING_PAYMENT" && (await orderStatus("order-B")) === "AWAITING_PAYMENT", 5_000);
+  await timeline.until("both orders' stock confirmed", async () => (await orderStatus(host.store.events, "order-A")) === "AWAITING_PAYMENT" && (await orderStatus(host.store.events, "order-B")) === "AWAITING_PAYMENT", 5_000);
 
   timeline.say("order B is paid");
   await call("PUT", `${orders}/order-B/pay_order`, { amount: 19.9 });
   await timeline.flush();
 
   timeline.say(`waiting for order A's payment grace period (${GRACE_PERIOD}) and a job tick…`);
-  await until(
+  await timeline.until(
     "order A cancelled by its scheduled command, and a delivery received by the job",
     async () => {
       const events = await host.store.events.read(0, 10_000);
       const firstTick = events.find((e) => e.type === "wow.schedule.Ticked")?.position ?? Infinity;
       const received = events.filter((e) => e.type === "eshop-inventory.StockReceived" && e.position! > firstTick).length;
       ticksWithStock = received;
-      return (await orderStatus("order-A")) === "CANCELLED" && received > 0;
+      return (await orderStatus(host.store.events, "order-A")) === "CANCELLED" && received > 0;
     },
     10_000,
   );
@@ -113,8 +99,8 @@ try {
   const runs = (await call("GET", `/wow/jobs/${job.id}/runs`, undefined)) as { runs: { slot: number; outcome: string }[] };
   const last = job.lastRun ? `last run ${job.lastRun.outcome} in ${job.lastRun.durationMs} ms` : "no run yet";
   timeline.say(`GET /wow/jobs: ${job.id} '${job.rule.expression}', ${last}, ${runs.runs.length} run(s) in its run log, next at ${job.nextFireTimes[0]?.slice(11, 23)}`);
-  const a = await orderStatus("order-A");
-  const b = await orderStatus("order-B");
+  const a = await orderStatus(host.store.events, "order-A");
+  const b = await orderStatus(host.store.events, "order-B");
   timeline.say(`order A is ${a} (its scheduled CancelOrder), order B is ${b}; ${ticksWithStock} stock receipt(s) from the job`);
   if (a !== "CANCELLED" || b !== "PAID") throw new Error(`unexpected end state: A ${a}, B ${b}`);
   timeline.say("tour complete");

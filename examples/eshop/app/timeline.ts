@@ -20,6 +20,17 @@ export class Timeline {
     console.log(`${this.stamp()}  ▶ ${text}`);
   }
 
+  /** Prints the journal until `check` holds; fails naming `what` after `timeoutMs`. */
+  async until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      await this.flush();
+      if (Date.now() > deadline) throw new Error(`the tour waited ${timeoutMs} ms for: ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await this.flush();
+  }
+
   /** Prints the events committed since the last call. */
   async flush(): Promise<EventMessage[]> {
     const events = await this.journal.read(this.position, 1000);
