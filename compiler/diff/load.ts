@@ -105,7 +105,7 @@ export function buildDirectory(dir: string, label = dir): LoadedManifest {
   if (result.manifest === undefined) {
     return fail(...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources under '${label}'` }));
   }
-  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources under ${label}`, ...(result.positions === undefined ? {} : { positions: result.positions }) };
+  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources under ${label}`, ...(result.sources === undefined ? {} : { positions: result.sources.positions() }) };
 }
 
 function git(dir: string, args: readonly string[]): string {
@@ -168,7 +168,7 @@ function revisionSources(dir: string, ref: string, manifestPath: string, quiet: 
     if (quiet) return undefined;
     return fail(...invalid, ...result.diagnostics, createDiagnostic("WOW7003", { input: `The sources of '${dir}' at ${ref}` }));
   }
-  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources at ${ref}`, ...(result.positions === undefined ? {} : { positions: result.positions }) };
+  return { manifest: result.manifest, sourceRoot: dir, origin: `the sources at ${ref}`, ...(result.sources === undefined ? {} : { positions: result.sources.positions() }) };
 }
 
 /** One entry of `wowc.diff.json`, with where it is written (`wowc.diff.json:3`) for messages. */

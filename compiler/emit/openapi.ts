@@ -5,8 +5,9 @@
 // (manifest/body-schema.ts): its `$defs` are hoisted to `components/schemas` (refs rewritten), so
 // the two cannot drift. Deterministic: the same model gives the same bytes.
 import { bodySchema, declarationsOf, type Declarations, type JsonSchema } from "../manifest/body-schema.js";
+import { canonicalJsonNested } from "../manifest/json.js";
 import { commandRoute } from "../manifest/routes.js";
-import type { CommandModel, ProgramModel } from "../model.js";
+import type { ProgramModel } from "../model.js";
 import type { EmittedFile } from "./emit.js";
 
 export const OPENAPI_FILE = "openapi.json";
@@ -25,20 +26,59 @@ const COMMAND_ERRORS: ReadonlyArray<readonly [status: string, description: strin
   ["410", "The aggregate was deleted (`IllegalAccessDeletedAggregate`)."],
 ];
 
-/**
- * The document is built with its keys in sorted order (the two dictionaries sorted last), so plain
- * JSON.stringify prints its canonical JSON; canonicalJson would spend a walk of the whole document
- * finding nothing to reorder (a test holds the two equal).
- */
-export function emitOpenApi(model: ProgramModel, declarations: Declarations = declarationsOf(model)): EmittedFile {
-  return { path: OPENAPI_FILE, text: `${JSON.stringify(openApiDocument(model, declarations), null, 2)}\n` };
+/** What a command's operation says: the route it is filed under, and the words of its summary and description. */
+interface OperationFacts {
+  readonly path: string;
+  readonly method: string;
+  readonly context: string;
+  readonly aggregate: string;
+  readonly command: string;
+  /** `context.Command`: the operation id and the body schema's name. */
+  readonly qualified: string;
+  /** The command's and its handler's doc comments ("" for none). */
+  readonly doc: string;
+  readonly create: boolean;
+  readonly delete: boolean;
 }
 
-/** `declarations`: the program's, shared with the registrations' body schemas when built beside them. */
+/** What the document is made of besides its command operations. */
+interface Parts {
+  readonly schemas: Record<string, unknown>;
+  readonly tags: Json[];
+  readonly operations: OperationFacts[];
+}
+
+/**
+ * The document as text. The operations (thousands in a large model, all of a few shapes) are
+ * printed by filling a template made once per shape from a sample operation, rather than built as
+ * objects and printed: a test holds the text equal to the canonical JSON of `openApiDocument`.
+ */
+export function emitOpenApi(model: ProgramModel, declarations: Declarations = declarationsOf(model)): EmittedFile {
+  const parts = partsOf(model, declarations);
+  const templates = new OperationTemplates();
+  const entries = new Map<string, string>();
+  for (const [path, item] of Object.entries(ADMIN_PATHS)) entries.set(path, `    ${JSON.stringify(path)}: ${canonicalJsonNested(item, 2)}`);
+  for (const [path, methods] of byPath(parts.operations)) {
+    const lines = [...methods.keys()].sort().map((method) => `      ${JSON.stringify(method)}: ${templates.text(methods.get(method)!)}`);
+    entries.set(path, `    ${JSON.stringify(path)}: {\n${lines.join(",\n")}\n    }`);
+  }
+  const paths = [...entries.keys()].sort().map((path) => entries.get(path)!);
+  const [before, after] = JSON.stringify(documentAround(model, parts, PATHS_SLOT), null, 2).split(JSON.stringify(PATHS_SLOT)) as [string, string];
+  return { path: OPENAPI_FILE, text: `${before}{\n${paths.join(",\n")}\n  }${after}\n` };
+}
+
+/** The document as an object (`declarations`: the program's, shared with the registrations' body schemas when built beside them). */
 export function openApiDocument(model: ProgramModel, declarations: Declarations = declarationsOf(model)): Json {
-  const schemas: Record<string, unknown> = { ...SHARED_SCHEMAS };
+  const parts = partsOf(model, declarations);
   const paths: Record<string, Record<string, unknown>> = {};
+  for (const [path, methods] of byPath(parts.operations)) paths[path] = Object.fromEntries([...methods].map(([method, facts]) => [method, operation(facts)]));
+  return documentAround(model, parts, sortedKeys({ ...paths, ...ADMIN_PATHS }));
+}
+
+function partsOf(model: ProgramModel, declarations: Declarations): Parts {
+  const schemas: Record<string, unknown> = { ...SHARED_SCHEMAS };
   const tags: Json[] = [];
+  const operations: OperationFacts[] = [];
   for (const context of model.contexts) {
     tags.push({ description: context.docs.length > 0 ? context.docs.join("\n\n") : `The commands of context ${context.name}.`, name: context.name });
     for (const aggregate of context.aggregates) {
@@ -50,46 +90,91 @@ export function openApiDocument(model: ProgramModel, declarations: Declarations 
         for (const [name, def] of Object.entries($defs ?? {})) schemas[name] = hoisted(def);
         schemas[qualified] = hoisted(body);
         const route = commandRoute(context.name, aggregate.name, command.name, command);
-        (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route.path, aggregate.name, command, context.name, qualified);
+        const doc = [command.decl.doc, command.handler.decl.doc].filter((d) => d !== undefined && d.trim() !== "").join("\n\n");
+        operations.push({ path: route.path, method: route.method.toLowerCase(), context: context.name, aggregate: aggregate.name, command: command.name, qualified, doc, create: command.create, delete: command.delete });
       }
     }
   }
-  Object.assign(paths, ADMIN_PATHS);
+  return { schemas, tags, operations };
+}
+
+/** The operations by path, then method (a later one on the same path and method replaces an earlier one). */
+function byPath(operations: readonly OperationFacts[]): Map<string, Map<string, OperationFacts>> {
+  const out = new Map<string, Map<string, OperationFacts>>();
+  for (const facts of operations) {
+    let methods = out.get(facts.path);
+    if (methods === undefined) out.set(facts.path, (methods = new Map()));
+    methods.set(facts.method, facts);
+  }
+  return out;
+}
+
+/** The document around its paths, with its keys in sorted order (so JSON.stringify prints its canonical JSON). */
+function documentAround(model: ProgramModel, parts: Parts, paths: unknown): Json {
   return {
     components: {
-      parameters: HEADER_PARAMETERS,
-      responses: Object.fromEntries(COMMAND_ERRORS.map(([status, description]) => [`Error${status}`, json("Error", description)])),
-      schemas: sortedKeys(schemas),
+      parameters: PARAMETERS,
+      responses: RESPONSES,
+      schemas: sortedKeys(parts.schemas),
       securitySchemes: { bearer: { description: "A credential of the host's `wow.http.credentials`: `Authorization: Bearer <token>`.", scheme: "bearer", type: "http" } },
     },
     info: { description: "The commands of the model's aggregates and the host's admin routes, as the wowc runtime serves them.", title: model.contexts.map((c) => c.name).join(", ") || "wow", version: "1" },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     openapi: "3.1.0",
-    paths: sortedKeys(paths),
+    paths,
     security: [{ bearer: [] }],
     // Relative: the document describes whichever host serves it.
     servers: [{ description: "The host serving this API", url: "/" }],
-    tags: [...tags, { description: "The host's probes and admin routes.", name: "wow" }],
+    tags: [...parts.tags, { description: "The host's probes and admin routes.", name: "wow" }],
   };
 }
 
-function operation(path: string, aggregate: string, command: CommandModel, context: string, qualified: string): Json {
-  const parameters: Json[] = [{ description: "The tenant the aggregate belongs to.", in: "path", name: "tenantId", required: true, schema: { type: "string" } }];
-  if (path.includes("{id}")) parameters.push({ description: `The id of the ${aggregate}.`, in: "path", name: "id", required: true, schema: { type: "string" } });
-  for (const name of ["RequestId", ...(command.create ? ["AggregateId"] : []), "AggregateVersion", "WaitStage", "WaitTimeout"]) parameters.push({ $ref: `#/components/parameters/${name}` });
-  const doc = [command.decl.doc, command.handler?.decl.doc].filter((d) => d !== undefined && d.trim() !== "").join("\n\n");
+function operation(facts: OperationFacts): Json {
+  const parameters: Json[] = [{ $ref: "#/components/parameters/TenantId" }];
+  if (facts.path.includes("{id}")) parameters.push({ description: `The id of the ${facts.aggregate}.`, in: "path", name: "id", required: true, schema: { type: "string" } });
+  for (const name of ["RequestId", ...(facts.create ? ["AggregateId"] : []), "AggregateVersion", "WaitStage", "WaitTimeout"]) parameters.push({ $ref: `#/components/parameters/${name}` });
   return {
-    ...(doc === "" ? {} : { description: doc }),
-    operationId: qualified,
+    ...(facts.doc === "" ? {} : { description: facts.doc }),
+    operationId: facts.qualified,
     parameters,
-    requestBody: { content: { "application/json": { schema: { $ref: `#/components/schemas/${qualified}` } } }, required: true },
-    responses: {
-      "200": json("CommandResult", `The command was decided: the events it produced, with the aggregate's version.`),
-      ...Object.fromEntries(COMMAND_ERRORS.map(([status]) => [status, { $ref: `#/components/responses/Error${status}` }])),
-    },
-    summary: `${command.create ? "Create" : command.delete ? "Delete" : "Change"} a ${aggregate}: ${command.name}`,
-    tags: [context],
+    requestBody: { content: { "application/json": { schema: { $ref: `#/components/schemas/${facts.qualified}` } } }, required: true },
+    responses: Object.fromEntries([["200", "CommandResult"], ...COMMAND_ERRORS.map(([status]) => [status, `Error${status}`])].map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }])),
+    summary: `${facts.create ? "Create" : facts.delete ? "Delete" : "Change"} a ${facts.aggregate}: ${facts.command}`,
+    tags: [facts.context],
   };
+}
+
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `word` as it is printed inside a JSON string. */
+const inString = (word: string): string => (ESCAPED.test(word) ? JSON.stringify(word).slice(1, -1) : word);
+
+/** Stands for a value in a sample: private-use characters, which JSON.stringify prints as they are. */
+const slot = (name: string): string => `\u{E000}${name}\u{E001}`;
+const SLOT = /\u{E000}(\w+)\u{E001}/gu;
+const PATHS_SLOT = slot("paths");
+
+/**
+ * An operation's text as it stands in the document (a method's value, three levels deep), made
+ * once per shape (an `{id}` in the path, create, delete, a description) by printing a sample whose
+ * words are slots, then filled per operation with each word printed as in a JSON string.
+ */
+class OperationTemplates {
+  private readonly shapes = new Map<string, readonly string[]>();
+
+  text(facts: OperationFacts): string {
+    const shape = `${facts.path.includes("{id}")}${facts.create}${facts.delete}${facts.doc === ""}`;
+    let pieces = this.shapes.get(shape);
+    if (pieces === undefined) {
+      const sample: OperationFacts = { ...facts, path: facts.path.includes("{id}") ? "{id}" : "", context: slot("context"), aggregate: slot("aggregate"), command: slot("command"), qualified: slot("qualified"), doc: facts.doc === "" ? "" : slot("doc") };
+      // Odd pieces name a word of the facts; even ones are the text between.
+      pieces = canonicalJsonNested(operation(sample), 3).split(SLOT);
+      this.shapes.set(shape, pieces);
+    }
+    let out = pieces[0]!;
+    for (let i = 1; i < pieces.length; i += 2) out += inString(facts[pieces[i] as "context"]) + pieces[i + 1]!;
+    return out;
+  }
 }
 
 function sortedKeys<T>(record: Record<string, T>): Record<string, T> {
@@ -111,12 +196,20 @@ function hoisted(schema: unknown): unknown {
 
 const header = (name: string, description: string, schema: Json): Json => ({ description, in: "header", name, required: false, schema });
 
-const HEADER_PARAMETERS: Json = {
+/** The parameters every command operation shares: the tenant in the path and the `Command-*` headers. */
+const PARAMETERS: Json = {
   AggregateId: header("Command-Aggregate-Id", "The id of the aggregate a create command makes (default: derived from Command-Request-Id, else new).", { type: "string" }),
   AggregateVersion: header("Command-Aggregate-Version", "The version the aggregate must be at, else 409.", { minimum: 0, type: "integer" }),
   RequestId: header("Command-Request-Id", "Idempotency key: the same id again answers `DuplicateRequestId`.", { maxLength: 200, minLength: 1, type: "string" }),
+  TenantId: { description: "The tenant the aggregate belongs to.", in: "path", name: "tenantId", required: true, schema: { type: "string" } },
   WaitStage: header("Command-Wait-Stage", "What the reply waits for (default PROCESSED).", { enum: ["SENT", "PROCESSED", "EVENT_HANDLED", "SAGA_HANDLED"], type: "string" }),
   WaitTimeout: header("Command-Wait-Timeout", "How long the reply waits for the stage, in milliseconds.", { pattern: "^[0-9]{1,9}$", type: "string" }),
+};
+
+/** A command's replies: its result, and its errors by status. */
+const RESPONSES: Json = {
+  CommandResult: json("CommandResult", "The command was decided: the events it produced, with the aggregate's version."),
+  ...Object.fromEntries(COMMAND_ERRORS.map(([status, description]) => [`Error${status}`, json("Error", description)])),
 };
 
 const SHARED_SCHEMAS: Json = {

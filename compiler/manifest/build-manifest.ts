@@ -12,6 +12,7 @@ import {
   type ContextModel,
   type FieldModel,
   type JobModel,
+  type RetryModel,
   type SagaModel,
   type ScheduledCommand,
   type ServiceParameter,
@@ -31,7 +32,7 @@ import {
   type ManifestSchedule,
   type ManifestServiceParameter,
 } from "./types.js";
-import { pointer, type ManifestPositions } from "./positions.js";
+import { pointer, type PositionList } from "./positions.js";
 
 /** Records where an element is declared, by its pointer in the manifest. */
 type At = (path: string, loc: Location) => void;
@@ -49,12 +50,12 @@ export function manifestOf(contexts: readonly ManifestContext[]): Manifest {
  * One context's part of the manifest: it depends on that context's model alone. With `positions`,
  * where each of its elements is declared is recorded there (the context itself at its first file).
  */
-export function manifestContext(context: ContextModel, positions?: ManifestPositions): ManifestContext {
+export function manifestContext(context: ContextModel, positions?: PositionList): ManifestContext {
   const q = (name: string) => `${context.name}.${name}`;
   const base = pointer("contexts", context.name);
-  const at: At = positions === undefined ? () => undefined : (path, loc) => (positions[path] = sourceOf(loc));
+  const at: At = positions === undefined ? () => undefined : (path, loc) => positions.add(path, sourceOf(loc));
   const first = [...context.files].sort()[0];
-  if (positions !== undefined && first !== undefined) positions[base] = `${first}:1`;
+  if (positions !== undefined && first !== undefined) positions.add(base, `${first}:1`);
   const jobs = context.sagas.flatMap((saga) => saga.jobs);
   return {
     aggregates: byName(context.aggregates.map((a) => aggregateOf(context.name, a, pointer(base, "aggregates", a.name), at))),
@@ -134,7 +135,7 @@ function commandOf(context: string, aggregate: string, command: CommandModel, pa
       ...doc(handler.decl.doc),
       function: handler.function,
       produces: sorted(handler.produces.map((e) => e.qualifiedName)),
-      ...(handler.retry === undefined ? {} : { retry: handler.retry }),
+      ...(handler.retry === undefined ? {} : { retry: retryOf(handler.retry) }),
       schedules: schedulesOf(handler.schedules),
       services: handler.services.map(serviceOf),
     },
@@ -178,6 +179,15 @@ function sagaOf(context: string, saga: SagaModel, path: string, at: At): Manifes
   };
 }
 
+/** The retry policy with its keys in order (the model holds them as declared). */
+function retryOf(retry: RetryModel): RetryModel {
+  return {
+    ...(retry.backoff === undefined ? {} : { backoff: retry.backoff }),
+    ...(retry.maxAttempts === undefined ? {} : { maxAttempts: retry.maxAttempts }),
+    ...(retry.maxBackoff === undefined ? {} : { maxBackoff: retry.maxBackoff }),
+  };
+}
+
 function jobOf(job: JobModel, path: string, at: At): ManifestJob {
   at(path, job.decl.loc);
   return {
@@ -190,7 +200,7 @@ function jobOf(job: JobModel, path: string, at: At): ManifestJob {
     misfire: job.misfire,
     name: job.name,
     overlap: job.overlap,
-    ...(job.retry === undefined ? {} : { retry: job.retry }),
+    ...(job.retry === undefined ? {} : { retry: retryOf(job.retry) }),
     saga: job.saga,
     scope: job.scope,
     services: job.services.map(serviceOf),

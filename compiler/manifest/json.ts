@@ -23,6 +23,19 @@ export function canonicalJson(value: unknown): string {
  * newline): a document can be assembled from parts printed apart.
  */
 export function canonicalJsonNested(value: unknown, depth: number): string {
+  return nested(value, depth, canonicalJson);
+}
+
+/**
+ * As canonicalJsonNested, for a value built with every object's keys in sorted order (none of them
+ * integer-like): printed as it stands, without the walk that would find nothing to reorder. The
+ * manifest's fragments are (a test holds each equal to its canonical JSON).
+ */
+export function orderedJsonNested(value: unknown, depth: number): string {
+  return nested(value, depth, (wrapped) => `${JSON.stringify(wrapped, null, 2)}\n`);
+}
+
+function nested(value: unknown, depth: number, print: (value: unknown) => string): string {
   // Printed inside `depth` one-key wrappers, then cut out: no second pass to indent it.
   let wrapped = value;
   let prefix = "";
@@ -32,7 +45,7 @@ export function canonicalJsonNested(value: unknown, depth: number): string {
     prefix += `{\n${"  ".repeat(level + 1)}"": `;
     suffix = `\n${"  ".repeat(level)}}${suffix}`;
   }
-  const text = canonicalJson(wrapped);
+  const text = print(wrapped);
   return text.slice(prefix.length, text.length - suffix.length);
 }
 

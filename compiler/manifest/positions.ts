@@ -17,6 +17,79 @@ export interface SourcesFile {
   readonly positions: ManifestPositions;
 }
 
+/**
+ * Where one context's elements are declared, in the order the manifest builder meets them:
+ * pointers and `file:line`s side by side (thousands of keys in a large context: cheaper to fill
+ * than a record, and printed into the sources file without one).
+ */
+export class PositionList {
+  readonly pointers: string[] = [];
+  readonly sources: string[] = [];
+  private sorted: { readonly pointers: readonly string[]; readonly sources: readonly string[] } | undefined;
+  private printed: string | undefined;
+
+  add(pointer: string, source: string): void {
+    this.pointers.push(pointer);
+    this.sources.push(source);
+    this.sorted = this.printed = undefined;
+  }
+
+  /** The pointers in sorted order with their sources (the last of a pointer given twice kept, as in a record). */
+  inOrder(): { readonly pointers: readonly string[]; readonly sources: readonly string[] } {
+    if (this.sorted !== undefined) return this.sorted;
+    const { pointers, sources } = this;
+    let ordered = true;
+    for (let i = 1; i < pointers.length && ordered; i++) ordered = pointers[i - 1]! < pointers[i]!;
+    if (ordered) return (this.sorted = { pointers, sources });
+    const last = new Map<string, number>();
+    pointers.forEach((pointer, i) => last.set(pointer, i));
+    const order = [...last.keys()].sort();
+    return (this.sorted = { pointers: order, sources: order.map((pointer) => sources[last.get(pointer)!]!) });
+  }
+
+  /** Its entries as the sources file's `positions` object holds them (two levels deep, one a line, no trailing comma). */
+  lines(): string {
+    if (this.printed !== undefined) return this.printed;
+    const { pointers, sources } = this.inOrder();
+    const lines: string[] = [];
+    for (let i = 0; i < pointers.length; i++) lines.push(`    ${JSON.stringify(pointers[i])}: ${JSON.stringify(sources[i])}`);
+    return (this.printed = lines.join(",\n"));
+  }
+}
+
+/** The positions of a build's manifest: one list per context, in the manifest's order of contexts. */
+export class ManifestSources {
+  private record: ManifestPositions | undefined;
+
+  constructor(private readonly lists: readonly PositionList[]) {}
+
+  /** Every position by pointer. */
+  positions(): ManifestPositions {
+    if (this.record !== undefined) return this.record;
+    const record: ManifestPositions = {};
+    for (const list of this.lists) for (let i = 0; i < list.pointers.length; i++) record[list.pointers[i]!] = list.sources[i]!;
+    return (this.record = record);
+  }
+
+  /** The text of `wow-manifest.sources.json` (canonical JSON), its files relative to `root`. */
+  fileText(root: string): string {
+    const tail = `\n  },\n  "root": ${JSON.stringify(root)}\n}\n`;
+    const lists = this.lists.filter((list) => list.pointers.length > 0);
+    if (lists.length === 0) return `{\n  "positions": {},\n  "root": ${JSON.stringify(root)}\n}\n`;
+    // Each list is sorted; the whole is when each list's last pointer sorts before the next one's first.
+    const joined = lists.every((list, i) => i === 0 || last(lists[i - 1]!) < list.inOrder().pointers[0]!);
+    if (joined) return `{\n  "positions": {\n${lists.map((list) => list.lines()).join(",\n")}${tail}`;
+    const all = new PositionList();
+    for (const [pointer, source] of Object.entries(this.positions())) all.add(pointer, source);
+    return `{\n  "positions": {\n${all.lines()}${tail}`;
+  }
+}
+
+function last(list: PositionList): string {
+  const { pointers } = list.inOrder();
+  return pointers[pointers.length - 1]!;
+}
+
 /** The JSON pointer of `segments` under `base` (each segment escaped: `~` → `~0`, `/` → `~1`). */
 export function pointer(base: string, ...segments: string[]): string {
   let out = base === "" || base.startsWith("/") ? base : `/${escape(base)}`;

@@ -9,8 +9,7 @@ import { emitClient, emitContextFiles, emitProgramFiles, programFilesKey, sorted
 import { emitOpenApi } from "../emit/openapi.js";
 import { ForeignOutputError, OutputError, OutputMemory, writeOutput, type OutputResult } from "../emit/write-output.js";
 import { declarationsOf, type Declarations } from "../manifest/body-schema.js";
-import { canonicalJson } from "../manifest/json.js";
-import { SOURCES_FILE_NAME, type ManifestPositions, type SourcesFile } from "../manifest/positions.js";
+import { ManifestSources, SOURCES_FILE_NAME } from "../manifest/positions.js";
 import { MANIFEST_FILE_NAME } from "../manifest/types.js";
 import type { ContextModel, ProgramModel } from "../model.js";
 import type { CompileOptions, CompileResult } from "./compile-types.js";
@@ -114,7 +113,7 @@ export class Builder {
       const files = phases.run("emit", () => {
         // One per build: each command's body schema is made once for openapi.json and the registrations.
         const declarations = declarationsOf(result.model);
-        return sortedFiles([manifest, sourcesFile(result.positions ?? {}, root, outDir), emitOpenApi(result.model, declarations), emitClient(result.model), ...this.emitProgram(result.model), ...this.emitContexts(result.model, declarations)]);
+        return sortedFiles([manifest, sourcesFile(result.sources, root, outDir), emitOpenApi(result.model, declarations), emitClient(result.model), ...this.emitProgram(result.model), ...this.emitContexts(result.model, declarations)]);
       });
       phases.run("write", () => {
         try {
@@ -194,9 +193,8 @@ export class Builder {
  * are relative to (from the output directory, so a manifest built with `--out` elsewhere still
  * leads to its sources).
  */
-function sourcesFile(positions: ManifestPositions, root: string, outDir: string): EmittedFile {
-  const file: SourcesFile = { positions, root: relative(outDir, root).split(sep).join("/") || "." };
-  return { path: SOURCES_FILE_NAME, text: canonicalJson(file) };
+function sourcesFile(sources: ManifestSources | undefined, root: string, outDir: string): EmittedFile {
+  return { path: SOURCES_FILE_NAME, text: (sources ?? new ManifestSources([])).fileText(relative(outDir, root).split(sep).join("/") || ".") };
 }
 
 /**

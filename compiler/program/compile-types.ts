@@ -4,7 +4,7 @@ import type { ContextScope } from "../binder/symbols.js";
 import type { ResolvedReference } from "../checker/resolve.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ChunkedFile } from "../emit/emit.js";
-import type { ManifestPositions } from "../manifest/positions.js";
+import type { ManifestSources } from "../manifest/positions.js";
 import type { Manifest } from "../manifest/types.js";
 import type { ProgramModel } from "../model.js";
 import type { ParsedFile } from "../parse/parse-file.js";
@@ -34,7 +34,7 @@ export interface CompileResult {
   readonly manifest?: Manifest;
   readonly manifestFile?: ChunkedFile;
   /** With the manifest: where each of its elements is declared, by JSON pointer (`wow-manifest.sources.json`). */
-  readonly positions?: ManifestPositions;
+  readonly sources?: ManifestSources;
   readonly timings: readonly PhaseTiming[];
   /** The bound contexts by name: every declared name with its kind. */
   readonly scopes: ReadonlyMap<string, ContextScope>;

@@ -24,8 +24,8 @@ import { Reporter } from "../diagnostics/reporter.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/format.js";
 import { manifestContext, manifestOf } from "../manifest/build-manifest.js";
-import { canonicalJson, canonicalJsonNested } from "../manifest/json.js";
-import type { ManifestPositions } from "../manifest/positions.js";
+import { canonicalJson, orderedJsonNested } from "../manifest/json.js";
+import { ManifestSources, PositionList } from "../manifest/positions.js";
 import { MANIFEST_FILE_NAME, type Manifest, type ManifestContext } from "../manifest/types.js";
 import type { ChunkedFile } from "../emit/emit.js";
 import type { ContextModel } from "../model.js";
@@ -60,7 +60,7 @@ function signatureOf(state: ContextState): string {
 interface ManifestPart {
   readonly fragment: ManifestContext;
   /** Where its elements are declared (the manifest's positions, which the manifest does not hold). */
-  readonly positions: ManifestPositions;
+  readonly positions: PositionList;
   /** Its `"name": {…}` entry in the manifest's `contexts`, as canonical JSON prints it there (UTF-8). */
   readonly bytes: Uint8Array;
 }
@@ -119,8 +119,8 @@ export class IncrementalProgram {
     const index = { scopes: program.contexts, ...(references ? { references: this.references() } : {}) };
     if (options.manifest === false || diagnostics.some((d) => d.severity === "error")) return { diagnostics, files, model, timings: phases.timings, ...index };
     return phases.run("manifest", () => {
-      const { manifest, manifestFile, positions } = this.manifest(models);
-      return { diagnostics, files, model, manifest, manifestFile, positions, timings: phases.timings, ...index };
+      const { manifest, manifestFile, sources } = this.manifest(models);
+      return { diagnostics, files, model, manifest, manifestFile, sources, timings: phases.timings, ...index };
     });
   }
 
@@ -251,13 +251,13 @@ export class IncrementalProgram {
    * The manifest and its file: the canonical JSON of the shell around `contexts`, with each
    * context's entry (printed and encoded once per model) spliced in where the empty `{}` stands.
    */
-  private manifest(models: readonly ContextModel[]): { manifest: Manifest; manifestFile: ChunkedFile; positions: ManifestPositions } {
+  private manifest(models: readonly ContextModel[]): { manifest: Manifest; manifestFile: ChunkedFile; sources: ManifestSources } {
     const parts = models.map((model) => {
       let part = this.manifestParts.get(model);
       if (part === undefined) {
-        const positions: ManifestPositions = {};
+        const positions = new PositionList();
         const fragment = manifestContext(model, positions);
-        part = { fragment, positions, bytes: Buffer.from(`    ${JSON.stringify(fragment.name)}: ${canonicalJsonNested(fragment, 2)}`) };
+        part = { fragment, positions, bytes: Buffer.from(`    ${JSON.stringify(fragment.name)}: ${orderedJsonNested(fragment, 2)}`) };
         this.manifestParts.set(model, part);
       }
       return part;
@@ -277,8 +277,7 @@ export class IncrementalProgram {
       chunks.push(CLOSE);
     }
     chunks.push(Buffer.from(shell.slice(cut + "{}".length)));
-    const positions: ManifestPositions = Object.assign({}, ...parts.map((p) => p.positions));
-    return { manifest, manifestFile: { path: MANIFEST_FILE_NAME, chunks }, positions };
+    return { manifest, manifestFile: { path: MANIFEST_FILE_NAME, chunks }, sources: new ManifestSources(parts.map((p) => p.positions)) };
   }
 }
 

@@ -97,10 +97,11 @@ describe("manifest positions", () => {
     const names = [":x.wow", "a::b.wow", "sub/c:12.wow", "..x.wow", "dir.d/...wow", "sp ace/é.wow"];
     const files = Object.fromEntries(names.map((name, i) => [name, `context shop\ntype T${i} { n: int }\n`]));
     const result = buildOf(files);
-    expect(result.positions!["/contexts/shop/types/T0"]).toBe(":x.wow:2");
-    expect(result.positions!["/contexts/shop/types/T2/fields/0"]).toBe("sub/c:12.wow:2");
+    const positions = result.sources!.positions();
+    expect(positions["/contexts/shop/types/T0"]).toBe(":x.wow:2");
+    expect(positions["/contexts/shop/types/T2/fields/0"]).toBe("sub/c:12.wow:2");
     expectValid(JSON.parse(textOf(result.manifestFile!)));
-    expect(validateSources({ root: "..", positions: result.positions }), JSON.stringify(validateSources.errors)).toBe(true);
+    expect(validateSources({ root: "..", positions }), JSON.stringify(validateSources.errors)).toBe(true);
   });
 
   it.each([

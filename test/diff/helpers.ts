@@ -20,7 +20,7 @@ export function builtOf(files: ReadonlyArray<{ path: string; text: string }>): B
   const result = compileSources(files);
   const errors = result.diagnostics.filter((d) => d.severity === "error");
   if (result.manifest === undefined) throw new Error(errors.map((d) => `${d.code} ${d.message}`).join("; "));
-  return { manifest: result.manifest, positions: result.positions! };
+  return { manifest: result.manifest, positions: result.sources!.positions() };
 }
 
 export function manifestOfDir(dir: string): Built {

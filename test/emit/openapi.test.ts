@@ -39,9 +39,12 @@ describe("openapi.json of the example", () => {
     const put = doc.paths["/eshop-order/tenant/{tenantId}/order/{id}/confirm_order_stock"].put;
     expect(put.operationId).toBe("eshop-order.ConfirmOrderStock");
     expect(put.parameters.map((p: any) => p.name ?? p.$ref)).toEqual([
-      "tenantId", "id", "#/components/parameters/RequestId", "#/components/parameters/AggregateVersion", "#/components/parameters/WaitStage", "#/components/parameters/WaitTimeout",
+      "#/components/parameters/TenantId", "id", "#/components/parameters/RequestId", "#/components/parameters/AggregateVersion", "#/components/parameters/WaitStage", "#/components/parameters/WaitTimeout",
     ]);
     expect(Object.keys(put.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409", "410"]);
+    expect(put.responses["200"]).toEqual({ $ref: "#/components/responses/CommandResult" });
+    expect(doc.components.responses.CommandResult.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CommandResult" });
+    expect(doc.components.parameters.TenantId).toMatchObject({ in: "path", name: "tenantId", required: true });
     expect(doc.paths["/eshop-order/tenant/{tenantId}/order/create_order"].post.parameters.map((p: any) => p.$ref)).toContain("#/components/parameters/AggregateId");
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.paths["/wow/ready"].get.security).toEqual([]);
@@ -76,6 +79,49 @@ describe("openapi.json of the example", () => {
 
   it("is canonical JSON (keys sorted at every level), as the document is built in that order", () => {
     expect(emitOpenApi(model).text).toBe(canonicalJson(doc));
+  });
+});
+
+describe("openapi.json's operations", () => {
+  // Every shape of operation (create, change, delete; with and without a description), and words
+  // that JSON must escape, printed from templates: the text is the document's canonical JSON.
+  const source = `context shapes
+
+aggregate Thing {
+  state { n: int }
+  /** Makes a "thing" \\ with a tab\tand é, ☃ and 😀. */
+  @CreateAggregate
+  command MakeThing { n: int }
+  command TouchThing { }
+  @DeleteAggregate
+  command DropThing { }
+  event ThingMade { n: int }
+  event ThingDropped { }
+
+  @OnCommand(produces = [ThingMade])
+  on MakeThing
+  /** Changes it: a line
+   * and another. */
+  @OnCommand(produces = [])
+  on TouchThing
+  @OnCommand(produces = [ThingDropped])
+  on DropThing
+}
+`;
+
+  it("prints each shape as the document holds it, words escaped as JSON strings", () => {
+    const compiled = compileSources([{ path: "shapes.wow", text: source }]);
+    expect(compiled.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const object = openApiDocument(compiled.model) as any;
+    const text = emitOpenApi(compiled.model).text;
+    expect(text).toBe(canonicalJson(object));
+    const operations = Object.values(JSON.parse(text).paths as Record<string, Record<string, any>>).flatMap((item) => Object.entries(item));
+    const byId = Object.fromEntries(operations.map(([method, op]) => [op.operationId, { method, ...op }]));
+    expect(byId["shapes.MakeThing"]).toMatchObject({ method: "post", summary: "Create a Thing: MakeThing", description: expect.stringContaining('"thing"') });
+    expect(byId["shapes.TouchThing"]).toMatchObject({ method: "put", summary: "Change a Thing: TouchThing", description: expect.stringContaining("a line") });
+    expect(byId["shapes.DropThing"]).toMatchObject({ method: "delete", summary: "Delete a Thing: DropThing" });
+    expect(byId["shapes.DropThing"].description).toBeUndefined();
+    expect(byId["shapes.MakeThing"].description).toContain("😀");
   });
 });
 
