@@ -2,7 +2,7 @@
 // body type of the command, the events its handler may produce), with the command's route.
 import { camelCase } from "../case.js";
 import { commandRoute } from "../manifest/routes.js";
-import type { ProgramModel } from "../model.js";
+import type { AggregateModel, ProgramModel } from "../model.js";
 import { docComment, identifier, methodKey, stringLiteral } from "./escape.js";
 import { aggregatesFile, contextFolder } from "./imports.js";
 
@@ -30,20 +30,26 @@ export function clientView(model: ProgramModel): ClientView {
   // names that camelCase makes one (`Cart` and `cart`) keep their own spelling, qualified if need be.
   const counts = new Map<string, number>();
   for (const context of model.contexts) for (const a of context.aggregates) counts.set(a.name, (counts.get(a.name) ?? 0) + 1);
-  const preferred = (context: string, aggregate: string) => (counts.get(aggregate)! > 1 ? camelCase(`${context}-${aggregate}`) : camelCase(aggregate));
+  const preferredKeys = new Map<AggregateModel, string>();
+  const preferred = (context: string, aggregate: AggregateModel): string => {
+    let key = preferredKeys.get(aggregate);
+    if (key === undefined) preferredKeys.set(aggregate, (key = counts.get(aggregate.name)! > 1 ? camelCase(`${context}-${aggregate.name}`) : camelCase(aggregate.name)));
+    return key;
+  };
   const keyCounts = new Map<string, number>();
-  for (const context of model.contexts) for (const a of context.aggregates) keyCounts.set(preferred(context.name, a.name), (keyCounts.get(preferred(context.name, a.name)) ?? 0) + 1);
+  for (const context of model.contexts) for (const a of context.aggregates) keyCounts.set(preferred(context.name, a), (keyCounts.get(preferred(context.name, a)) ?? 0) + 1);
   model.contexts.forEach((context, index) => {
     const withHandlers = context.aggregates.filter((a) => a.commands.some((c) => c.handler !== undefined));
     if (withHandlers.length === 0) return;
     const ns = `$c${index}`;
     imports.push(`import type * as ${ns} from "./${contextFolder(context.name)}/${aggregatesFile()}.js";`);
     for (const aggregate of withHandlers) {
-      const wanted = preferred(context.name, aggregate.name);
+      const wanted = preferred(context.name, aggregate);
       const key = keyCounts.get(wanted)! === 1 ? wanted : counts.get(aggregate.name)! > 1 ? `${context.name}.${aggregate.name}` : aggregate.name;
+      const methods = aggregate.commands.map((c) => camelCase(c.name));
       const methodCounts = new Map<string, number>();
-      for (const c of aggregate.commands) methodCounts.set(camelCase(c.name), (methodCounts.get(camelCase(c.name)) ?? 0) + 1);
-      const commands = aggregate.commands.flatMap((command): ClientCommandView[] => {
+      for (const method of methods) methodCounts.set(method, (methodCounts.get(method) ?? 0) + 1);
+      const commands = aggregate.commands.flatMap((command, index): ClientCommandView[] => {
         const handler = command.handler;
         if (handler === undefined) return [];
         const route = commandRoute(context.name, aggregate.name, command.name, command);
@@ -57,7 +63,7 @@ export function clientView(model: ProgramModel): ClientView {
         ];
         return [{
           doc: docComment(joined(command.decl.doc, handler.decl.doc), "      "),
-          method: methodKey(methodCounts.get(camelCase(command.name))! === 1 ? camelCase(command.name) : command.name),
+          method: methodKey(methodCounts.get(methods[index]!)! === 1 ? methods[index]! : command.name),
           parameters: parameters.join(", "),
           events,
           httpMethod: stringLiteral(route.method),

@@ -41,10 +41,10 @@ export class PositionList {
     let ordered = true;
     for (let i = 1; i < pointers.length && ordered; i++) ordered = pointers[i - 1]! < pointers[i]!;
     if (ordered) return (this.sorted = { pointers, sources });
-    const last = new Map<string, number>();
-    pointers.forEach((pointer, i) => last.set(pointer, i));
-    const order = [...last.keys()].sort();
-    return (this.sorted = { pointers: order, sources: order.map((pointer) => sources[last.get(pointer)!]!) });
+    // Indexes by pointer, ties in the order given (a stable sort): the last of each run is kept.
+    const order = pointers.map((_, i) => i).sort((a, b) => (pointers[a]! < pointers[b]! ? -1 : pointers[a]! > pointers[b]! ? 1 : 0));
+    const kept = order.filter((index, i) => i + 1 === order.length || pointers[order[i + 1]!] !== pointers[index]);
+    return (this.sorted = { pointers: kept.map((i) => pointers[i]!), sources: kept.map((i) => sources[i]!) });
   }
 
   /** Its entries as the sources file's `positions` object holds them (two levels deep, one a line, no trailing comma). */
@@ -52,7 +52,7 @@ export class PositionList {
     if (this.printed !== undefined) return this.printed;
     const { pointers, sources } = this.inOrder();
     const lines: string[] = [];
-    for (let i = 0; i < pointers.length; i++) lines.push(`    ${JSON.stringify(pointers[i])}: ${JSON.stringify(sources[i])}`);
+    for (let i = 0; i < pointers.length; i++) lines.push(`    ${jsonString(pointers[i]!)}: ${jsonString(sources[i]!)}`);
     return (this.printed = lines.join(",\n"));
   }
 }
@@ -83,6 +83,13 @@ export class ManifestSources {
     for (const [pointer, source] of Object.entries(this.positions())) all.add(pointer, source);
     return `{\n  "positions": {\n${all.lines()}${tail}`;
   }
+}
+
+/** Printable ASCII without `"` or `\\`, the common case: printed between quotes as it is. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+function jsonString(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
 }
 
 function last(list: PositionList): string {
