@@ -24,3 +24,12 @@ export function option<T extends string>(name: string, choices: readonly T[], fa
   if (!choices.includes(value as T)) throw new Error(`--${name} takes one of ${choices.join(", ")}${value === undefined ? "" : `, got ${value}`}`);
   return value as T;
 }
+
+/** The word after `--name` on the command line, or undefined without one. */
+export function textArgument(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const value = process.argv[i + 1];
+  if (value === undefined || value.startsWith("--")) throw new Error(`--${name} needs a value`);
+  return value;
+}

@@ -5,15 +5,18 @@
 // `--runs N` times (default 3) and reported as the median of its wall time and of its CPU time
 // (user + system, read by the preload cpu-usage.mjs): on a shared, loaded machine the wall time
 // measures the neighbours too, so `ratio_to_tsc` is the ratio of CPU times, and the wall-time ratio
-// is printed beside it. Prints a table, then one JSON object as the last line.
+// is printed beside it. With `--against <git ref>`, the same cold build by that commit's code (built
+// in a temporary worktree) alternates with this code's, pair by pair: `speed_vs_previous` is the
+// median of the pairs' CPU ratios (previous / this; above 1 is faster). Prints a table, then one
+// JSON object as the last line.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { filesUnder } from "../support/files.js";
 import { generate } from "./synthetic-project.js";
-import { argument, median } from "./bench-args.js";
+import { argument, median, textArgument } from "./bench-args.js";
 
 
 
@@ -40,7 +43,24 @@ function snapshot(dir: string): Map<string, number> {
   return new Map(filesUnder(dir).map((path) => [path, statSync(path).mtimeMs]));
 }
 
+/** The CLI of `ref`'s code, compiled in a temporary worktree that shares this checkout's node_modules. */
+function previousCli(ref: string): { readonly cli: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "wowc-build-against-"));
+  rmSync(dir, { recursive: true });
+  execFileSync("git", ["worktree", "add", "--detach", dir, ref], { cwd: repo, stdio: "ignore" });
+  const remove = (): void => void execFileSync("git", ["worktree", "remove", "--force", dir], { cwd: repo, stdio: "ignore" });
+  try {
+    symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
+    execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json")], { cwd: dir, stdio: "inherit" });
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { cli: join(dir, "dist/compiler/cli/main.js"), remove };
+}
+
 const aggregates = argument("aggregates", 1000);
+const against = textArgument("against");
 const runs = argument("runs", 3);
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const cli = join(repo, "dist/compiler/cli/main.js");
@@ -83,6 +103,25 @@ try {
     const stdout = (error as { stdout?: string }).stdout ?? "";
     throw new Error(`tsc found errors in the generated SDK:\n${stdout.split("\n").slice(0, 20).join("\n")}`);
   }
+  // This code's and the previous code's cold builds in turn, each into a fresh directory.
+  let previous: { readonly ref: string; readonly samples: Sample[]; readonly current: Sample[]; readonly speed: number } | undefined;
+  if (against !== undefined) {
+    const old = previousCli(against);
+    try {
+      const samples: Sample[] = [];
+      const current: Sample[] = [];
+      const pairOut = join(root, "pair-out");
+      for (let r = 0; r < runs; r++) {
+        rmSync(pairOut, { recursive: true, force: true });
+        current.push(timed([cli, "build", root, "--out", pairOut], cpuFile));
+        rmSync(pairOut, { recursive: true, force: true });
+        samples.push(timed([old.cli, "build", root, "--out", pairOut], cpuFile));
+      }
+      previous = { ref: against, samples, current, speed: median(samples.map((s, i) => s.cpuMs / current[i]!.cpuMs)) };
+    } finally {
+      old.remove();
+    }
+  }
   const build = medians(buildSamples);
   const rebuild = medians(rebuildSamples);
   const tscRun = medians(tscSamples);
@@ -95,6 +134,10 @@ try {
   console.log(row("wowc build (nothing changed)", rebuild, `${filesWrittenOnRebuild} files written: ${list(rebuildSamples)}`));
   console.log(row("tsc --noEmit (generated SDK)", tscRun, `node node_modules/typescript/bin/tsc -p: ${list(tscSamples)}`));
   console.log(`  ratio build/tsc: ${(ratio * 100).toFixed(1)}% of CPU time (target ≤ 15%); ${(ratioWall * 100).toFixed(1)}% of wall time`);
+  if (previous !== undefined) {
+    console.log(row(`wowc build at ${previous.ref}`.slice(0, 30), medians(previous.samples), `in turn with this code's (${list(previous.current)}): ${list(previous.samples)}`));
+    console.log(`  speed against ${previous.ref}: ${previous.speed.toFixed(3)} (median of the pairs' CPU ratios, previous / this; 1 is as fast)`);
+  }
   console.log(
     JSON.stringify({
       aggregates,
@@ -110,6 +153,7 @@ try {
       ratio_to_tsc: Number(ratio.toFixed(4)),
       ratio_to_tsc_wall: Number(ratioWall.toFixed(4)),
       files_written_on_rebuild: filesWrittenOnRebuild,
+      ...(previous === undefined ? {} : { previous_ref: previous.ref, previous_build_cpu_ms: Math.round(medians(previous.samples).cpuMs), speed_vs_previous: Number(previous.speed.toFixed(4)) }),
     }),
   );
 } finally {
