@@ -57,11 +57,12 @@ export function emitOpenApi(model: ProgramModel, declarations: Declarations = de
   const parts = partsOf(model, declarations);
   const templates = new OperationTemplates();
   const entries = new Map<string, string>();
-  for (const [path, item] of Object.entries(ADMIN_PATHS)) entries.set(path, `    ${JSON.stringify(path)}: ${canonicalJsonNested(item, 2)}`);
   for (const [path, methods] of byPath(parts.operations)) {
     const lines = [...methods.keys()].sort().map((method) => `      ${JSON.stringify(method)}: ${templates.text(methods.get(method)!)}`);
     entries.set(path, `    ${JSON.stringify(path)}: {\n${lines.join(",\n")}\n    }`);
   }
+  // As in openApiDocument, an admin route takes its path from a command's.
+  for (const [path, item] of Object.entries(ADMIN_PATHS)) entries.set(path, `    ${JSON.stringify(path)}: ${canonicalJsonNested(item, 2)}`);
   const paths = [...entries.keys()].sort().map((path) => entries.get(path)!);
   const [before, after] = JSON.stringify(documentAround(model, parts, PATHS_SLOT), null, 2).split(JSON.stringify(PATHS_SLOT)) as [string, string];
   return { path: OPENAPI_FILE, text: `${before}{\n${paths.join(",\n")}\n  }${after}\n` };
