@@ -5,7 +5,7 @@
 // (manifest/body-schema.ts): its `$defs` are hoisted to `components/schemas` (refs rewritten), so
 // the two cannot drift. Deterministic: the same model gives the same bytes.
 import { bodySchema, declarationsOf, type Declarations, type JsonSchema } from "../manifest/body-schema.js";
-import { canonicalJsonNested } from "../manifest/json.js";
+import { canonicalJsonNested, jsonStringContent } from "../manifest/json.js";
 import { commandRoute } from "../manifest/routes.js";
 import type { ProgramModel } from "../model.js";
 import type { EmittedFile } from "./emit.js";
@@ -145,11 +145,6 @@ function operation(facts: OperationFacts): Json {
   };
 }
 
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** `word` as it is printed inside a JSON string. */
-const inString = (word: string): string => (ESCAPED.test(word) ? JSON.stringify(word).slice(1, -1) : word);
-
 /** Stands for a value in a sample: private-use characters, which JSON.stringify prints as they are. */
 const slot = (name: string): string => `\u{E000}${name}\u{E001}`;
 const SLOT = /\u{E000}(\w+)\u{E001}/gu;
@@ -173,7 +168,7 @@ class OperationTemplates {
       this.shapes.set(shape, pieces);
     }
     let out = pieces[0]!;
-    for (let i = 1; i < pieces.length; i += 2) out += inString(facts[pieces[i] as "context"]) + pieces[i + 1]!;
+    for (let i = 1; i < pieces.length; i += 2) out += jsonStringContent(facts[pieces[i] as "context"]) + pieces[i + 1]!;
     return out;
   }
 }

@@ -17,6 +17,19 @@ export function canonicalJson(value: unknown): string {
   return `${JSON.stringify(ordered, null, 2) ?? "null"}\n`;
 }
 
+/** Printable ASCII without `"` or `\\`: a JSON string's common case, printed between quotes as it is. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** `text` as a JSON string, as JSON.stringify prints it (its plain common case without the call). */
+export function jsonString(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/** What stands between a JSON string's quotes for `text`. */
+export function jsonStringContent(text: string): string {
+  return PLAIN.test(text) ? text : JSON.stringify(text).slice(1, -1);
+}
+
 /**
  * The canonical JSON of `value` as it stands as a property value `depth` levels deep in a larger
  * canonical document (lines after the first indented by two spaces per level, no trailing

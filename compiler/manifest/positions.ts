@@ -3,6 +3,7 @@
 // `wow-manifest.sources.json`, keyed by each element's JSON pointer in the manifest
 // (`/contexts/eshop-order/aggregates/Order/commands/PayOrder` → `order.wow:27`). Tools that point
 // at sources (`wowc diff`'s annotations) read them from there, or from a build of the sources.
+import { jsonString } from "./json.js";
 import type { Manifest } from "./types.js";
 
 /** `file:line` by JSON pointer: the file relative to the build root with `/`, the line 1-based. */
@@ -83,13 +84,6 @@ export class ManifestSources {
     for (const [pointer, source] of Object.entries(this.positions())) all.add(pointer, source);
     return `{\n  "positions": {\n${all.lines()}${tail}`;
   }
-}
-
-/** Printable ASCII without `"` or `\\`, the common case: printed between quotes as it is. */
-const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-
-function jsonString(text: string): string {
-  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
 }
 
 function last(list: PositionList): string {

@@ -61,7 +61,7 @@ let sdk: { readonly text: string; readonly path: string } | undefined;
  * sdk.ts holds no name of the model: every input's is the same text (this fails when one differs),
  * so the program reads one copy for all of them (checked once, not once per input).
  */
-function sharedSdk(text: string): string {
+function sharedSdk(text: string): void {
   if (sdk === undefined) {
     const path = join(work, "shared", "sdk.ts");
     mkdirSync(dirname(path), { recursive: true });
@@ -69,7 +69,6 @@ function sharedSdk(text: string): string {
     sdk = { text, path };
   }
   if (sdk.text !== text) throw new Error("sdk.ts differs between inputs: it can no longer be shared");
-  return sdk.path;
 }
 
 /** A compiler host that resolves every input's `generated/sdk.js` to the shared copy. */
