@@ -6,6 +6,7 @@ import type { SourceFile, WowFile } from "../ast.js";
 import { isRecoveredByInsertion, MAX_SYNTAX_ERRORS, parseCst, TooManySyntaxErrors, wowParser } from "../../grammar/parser.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { AstBuilder } from "./build-ast.js";
+import { directAst } from "./direct-ast.js";
 import { indexDocs, toComments } from "./comments.js";
 import { lexFile, type LexedFile } from "./lex-file.js";
 import {
@@ -203,8 +204,24 @@ function inSourceOrder(diagnostics: Diagnostic[]): Diagnostic[] {
   return out;
 }
 
-/** Parses lexed tokens into the AST. The diagnostics include the lexer's (`lexed.diagnostics`). */
+/**
+ * Parses lexed tokens into the AST. The diagnostics include the lexer's (`lexed.diagnostics`). A file
+ * without any is read straight into the AST (direct-ast.ts); any other goes through the parser.
+ */
 export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
+  if (lexed.diagnostics.length === 0 && !hasStrayCandidate(lexed.tokens)) {
+    const docs = indexDocs(lexed.comments, lexed.tokens);
+    const direct = directAst(file, lexed.tokens, docs);
+    if (direct !== undefined) {
+      const ast: WowFile = { kind: "File", file, context: direct.context, declarations: direct.declarations, comments: toComments(file, lexed.comments) };
+      return { ast, diagnostics: [] };
+    }
+  }
+  return parseWithParser(file, lexed);
+}
+
+/** `parseTokens` through the parser and the CST builder, whatever the file holds: the way that words syntax errors. */
+export function parseWithParser(file: SourceFile, lexed: LexedFile): ParsedFile {
   const { tokens, strays } = withoutStrayBlocks(lexed.tokens);
   const { files, errors, abandonedAt } = parseAll(tokens);
   // Without errors, one CST covers every token and its nodes' token indices give their spans.

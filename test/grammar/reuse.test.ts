@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { CstParser, Lexer } from "../../grammar/chevrotain.js";
 import { parserRuns, wowParser } from "../../grammar/parser.js";
 import { wowLexer } from "../../grammar/tokens.js";
-import { lexFile, parseFile, parseTokens } from "../../compiler/parse/parse-file.js";
+import { lexFile, parseFile, parseWithParser } from "../../compiler/parse/parse-file.js";
 import { example } from "./helpers.js";
 
 describe("one parser, one lexer", () => {
@@ -13,7 +13,7 @@ describe("one parser, one lexer", () => {
     const performSelfAnalysis = vi.spyOn(CstParser.prototype as unknown as { performSelfAnalysis(): void }, "performSelfAnalysis");
     const tokenize = vi.spyOn(wowLexer, "tokenize");
     for (let i = 0; i < 5; i++) {
-      const { diagnostics } = parseTokens(file, lexFile(file));
+      const { diagnostics } = parseWithParser(file, lexFile(file));
       expect(diagnostics).toEqual([]);
     }
     expect(parserRuns() - before).toBe(5);
