@@ -444,8 +444,15 @@ export class WowParser extends CstParser {
   };
 }
 
-/** The one parser instance, reused for every file. */
-export const wowParser = new WowParser();
+let parser: WowParser | undefined;
+
+/**
+ * The one parser instance, reused for every file, built on first use: a well-formed file is read
+ * without it (compiler/parse/direct-ast.ts), so a build of such files never builds it.
+ */
+export function wowParser(): WowParser {
+  return (parser ??= new WowParser());
+}
 
 /** How many times `parseCst` has run on the shared instance (lets tests check reuse). */
 let runs = 0;
@@ -453,9 +460,10 @@ export function parserRuns(): number {
   return runs;
 }
 
-/** Parses `tokens` from the start rule `file` on the shared parser; errors stay on `wowParser.errors`. */
+/** Parses `tokens` from the start rule `file` on the shared parser; errors stay on `wowParser().errors`. */
 export function parseCst(tokens: IToken[]): CstNode {
   runs += 1;
-  wowParser.input = tokens;
-  return wowParser.file() as unknown as CstNode;
+  const shared = wowParser();
+  shared.input = tokens;
+  return shared.file() as unknown as CstNode;
 }

@@ -2,7 +2,7 @@
 // also a `Name` (a token category), so the parser accepts it wherever a name may stand.
 // Positions: offsets only (start and end); lines and columns are unused.
 // New lines are insignificant: whitespace is skipped and separators (`,`) are optional.
-import type { TokenType } from "chevrotain";
+import type { Lexer as LexerInstance, TokenType } from "chevrotain";
 import { createToken, Lexer, validateGrammar } from "./chevrotain.js";
 
 /** Category of every token that can stand for a name: identifiers and all keywords. */
@@ -145,8 +145,16 @@ export const allTokens: readonly TokenType[] = [
  * breaks in every token and makes tokens twice as big: ~25 MB more to allocate and collect on a
  * 1.3 MB project.)
  */
-export const wowLexer = new Lexer(allTokens as TokenType[], {
-  positionTracking: "onlyOffset",
-  ensureOptimizations: validateGrammar,
-  skipValidations: !validateGrammar,
-});
+let lexer: LexerInstance | undefined;
+
+/**
+ * The one lexer, built on first use: a file without lexical errors is scanned by hand
+ * (compiler/parse/scan-tokens.ts), so a build of such files never builds it.
+ */
+export function wowLexer(): LexerInstance {
+  return (lexer ??= new Lexer(allTokens as TokenType[], {
+    positionTracking: "onlyOffset",
+    ensureOptimizations: validateGrammar,
+    skipValidations: !validateGrammar,
+  }));
+}

@@ -4,6 +4,7 @@ import type { IToken } from "chevrotain";
 import type { SourceFile } from "../ast.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { COMMENTS_GROUP, LBracket, MisquotedString, RBracket, UnterminatedComment, UnterminatedString, wowLexer } from "../../grammar/tokens.js";
+import { scanTokens } from "./scan-tokens.js";
 import { unexpected } from "./syntax-errors.js";
 
 export interface LexedFile {
@@ -28,7 +29,28 @@ function visible(chars: string): string {
 }
 
 export function lexFile(file: SourceFile): LexedFile {
-  const result = wowLexer.tokenize(file.text);
+  const scanned = scanTokens(file.text);
+  if (scanned !== undefined) {
+    const { tokens, comments } = scanned;
+    if (!tooDeep(tokens)) return { tokens, comments: comments.length === 0 ? NO_COMMENTS : comments, diagnostics: [] };
+  }
+  return lexWithLexer(file);
+}
+
+/** Whether lists nest deeper than MAX_LIST_DEPTH somewhere in `tokens`. */
+function tooDeep(tokens: readonly IToken[]): boolean {
+  let depth = 0;
+  for (const token of tokens) {
+    if (token.tokenType === LBracket) {
+      if (++depth > MAX_LIST_DEPTH) return true;
+    } else if (token.tokenType === RBracket && depth > 0) depth--;
+  }
+  return false;
+}
+
+/** `lexFile` through the shared lexer, whatever the file holds: the way that words lexical errors. */
+export function lexWithLexer(file: SourceFile): LexedFile {
+  const result = wowLexer().tokenize(file.text);
   const comments = (result.groups[COMMENTS_GROUP] as IToken[] | undefined) ?? NO_COMMENTS;
   const diagnostics: Diagnostic[] = [];
   for (const error of result.errors) {

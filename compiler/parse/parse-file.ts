@@ -39,12 +39,12 @@ function parseAll(tokens: IToken[]): { files: CstNode[]; errors: IRecognitionExc
       file = parseCst(input);
     } catch (error) {
       if (!(error instanceof TooManySyntaxErrors)) throw error;
-      errors.push(...wowParser.errors);
+      errors.push(...wowParser().errors);
       return { files, errors, abandonedAt: error.token }; // what this part parsed is dropped with it
     }
     files.push(file);
-    const stopped = wowParser.errors.find((error) => error.name === "NotAllInputParsedException");
-    errors.push(...wowParser.errors);
+    const stopped = wowParser().errors.find((error) => error.name === "NotAllInputParsedException");
+    errors.push(...wowParser().errors);
     if (stopped === undefined) break;
     if (errors.length >= MAX_SYNTAX_ERRORS) return { files, errors, abandonedAt: stopped.token };
     let next = tokenIndexAt(tokens, stopped.token.startOffset) + 1;

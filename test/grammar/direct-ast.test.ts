@@ -3,43 +3,14 @@
 // variants of them, `parseTokens` gives exactly what the parser's way gives (the same AST, node for
 // node and key for key, the same sharing of objects, the same diagnostics), and every file without
 // a syntax error is read directly.
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { SourceFile } from "../../compiler/ast.js";
 import { directAst } from "../../compiler/parse/direct-ast.js";
 import { indexDocs } from "../../compiler/parse/comments.js";
 import { lexFile, parseTokens, parseWithParser } from "../../compiler/parse/parse-file.js";
 import { generate } from "../bench/synthetic-project.js";
-import { mutateSource } from "../support/mutate-source.js";
-import { mulberry32, pick, type Random } from "../support/random.js";
-
-const repo = fileURLToPath(new URL("../../", import.meta.url));
-
-function repositoryFiles(): SourceFile[] {
-  const paths = execFileSync("git", ["ls-files", "*.wow"], { cwd: repo, encoding: "utf8" }).split("\n").filter((path) => path !== "");
-  return paths.map((path) => ({ path, text: readFileSync(`${repo}/${path}`, "utf8") }));
-}
-
-/**
- * A plain picture of `value`: objects as their keys in order with their values' pictures, an object
- * met before as the path where it was first met (so the sharing of nodes is compared too), the
- * source file as one word.
- */
-function picture(value: unknown, file: SourceFile): unknown {
-  const seen = new Map<object, string>();
-  const walk = (v: unknown, path: string): unknown => {
-    if (v === file) return "<file>";
-    if (typeof v !== "object" || v === null) return v === undefined ? "<undefined>" : v;
-    const first = seen.get(v);
-    if (first !== undefined) return { $same: first };
-    seen.set(v, path);
-    if (Array.isArray(v)) return v.map((item, i) => walk(item, `${path}/${i}`));
-    return Object.entries(v).map(([key, item]) => [key, walk(item, `${path}/${key}`)]);
-  };
-  return walk(value, "");
-}
+import { mulberry32, pick } from "../support/random.js";
+import { nearMiss, picture, repositoryWowFiles } from "../support/wow-corpus.js";
 
 /** Both ways agree on `file`; returns whether it was read directly. */
 function agree(file: SourceFile): boolean {
@@ -53,25 +24,8 @@ function agree(file: SourceFile): boolean {
   return direct;
 }
 
-/** Mutations near the edge of well-formed: a separator or a line break less, a token less or more. */
-function nearMiss(text: string, random: Random): string {
-  const at = (pattern: RegExp): number[] => [...text.matchAll(pattern)].map((m) => m.index);
-  const choice = Math.floor(random() * 4);
-  if (choice === 0) {
-    const places = at(/,/g);
-    const i = places.length === 0 ? -1 : pick(random, places);
-    return i < 0 ? text : text.slice(0, i) + text.slice(i + 1);
-  }
-  if (choice === 1) {
-    const places = at(/\n/g);
-    const i = places.length === 0 ? -1 : pick(random, places);
-    return i < 0 ? text : `${text.slice(0, i)} ${text.slice(i + 1)}`;
-  }
-  return mutateSource(text, random);
-}
-
 describe("reading well-formed files directly", () => {
-  const files = repositoryFiles();
+  const files = repositoryWowFiles();
 
   it("gives the parser's AST for every .wow file of the repository and reads each well-formed one directly", () => {
     expect(files.length).toBeGreaterThan(150);

@@ -2,25 +2,26 @@ import { describe, expect, it, vi } from "vitest";
 import { CstParser, Lexer } from "../../grammar/chevrotain.js";
 import { parserRuns, wowParser } from "../../grammar/parser.js";
 import { wowLexer } from "../../grammar/tokens.js";
-import { lexFile, parseFile, parseWithParser } from "../../compiler/parse/parse-file.js";
+import { parseFile, parseWithParser } from "../../compiler/parse/parse-file.js";
+import { lexWithLexer } from "../../compiler/parse/lex-file.js";
 import { example } from "./helpers.js";
 
 describe("one parser, one lexer", () => {
   it("reuses the same instances across calls and constructs none", () => {
     const file = example("order");
-    parseFile(file);
+    parseWithParser(file, lexWithLexer(file));
     const before = parserRuns();
     const performSelfAnalysis = vi.spyOn(CstParser.prototype as unknown as { performSelfAnalysis(): void }, "performSelfAnalysis");
-    const tokenize = vi.spyOn(wowLexer, "tokenize");
+    const tokenize = vi.spyOn(wowLexer(), "tokenize");
     for (let i = 0; i < 5; i++) {
-      const { diagnostics } = parseWithParser(file, lexFile(file));
+      const { diagnostics } = parseWithParser(file, lexWithLexer(file));
       expect(diagnostics).toEqual([]);
     }
     expect(parserRuns() - before).toBe(5);
     expect(tokenize).toHaveBeenCalledTimes(5);
     expect(performSelfAnalysis).not.toHaveBeenCalled();
-    expect(wowParser).toBeInstanceOf(CstParser);
-    expect(wowLexer).toBeInstanceOf(Lexer);
+    expect(wowParser()).toBeInstanceOf(CstParser);
+    expect(wowLexer()).toBeInstanceOf(Lexer);
     performSelfAnalysis.mockRestore();
     tokenize.mockRestore();
   });

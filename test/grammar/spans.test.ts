@@ -62,7 +62,7 @@ function check(text: string): number {
   let count = 0;
   const { tokens } = lexFile(source(text));
   const cst = parseCst(tokens);
-  const clean = wowParser.errors.length === 0;
+  const clean = wowParser().errors.length === 0;
   if (!inSourceOrder(cst)) expect.fail(`children out of source order in ${JSON.stringify(text)}`);
   for (const n of allNodes(cst)) {
     const expected = scan(n);

@@ -3,7 +3,7 @@ import { wowLexer } from "../../grammar/tokens.js";
 
 describe("token positions", () => {
   it("carry their start offset, and no end offset, lines or columns (a token ends at start + image length)", () => {
-    const { tokens } = wowLexer.tokenize('context c\n\n  type "x\\"y" 12.5');
+    const { tokens } = wowLexer().tokenize('context c\n\n  type "x\\"y" 12.5');
     expect(tokens.map((t) => [t.image, t.startOffset])).toEqual([
       ["context", 0],
       ["c", 8],
