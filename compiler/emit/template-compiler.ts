@@ -1,14 +1,7 @@
-// The handlebars templates of templates/ compiled to plain closures. Handlebars parses each template
-// (and removes its standalone block lines); the subset wowc's templates use — `{{{name}}}`,
-// `{{{../name}}}`, `{{{this}}}`, `{{#each name}}`, `{{#if name}}`, `{{#unless name}}`, `{{else}}` and
-// comments — is then rendered with handlebars' semantics (`noEscape`, `strict` values, no `@data`)
-// without its run time: no helper calls, option objects or data frames per line. Anything else in
-// a template is refused when it is compiled.
-import type HandlebarsModule from "handlebars";
-
-type Program = hbs.AST.Program;
-type Statement = hbs.AST.Statement;
-type PathExpression = hbs.AST.PathExpression;
+// The templates of templates/, read by template-reader.ts, compiled to plain closures that render
+// with handlebars' semantics for that subset (`noEscape`, `strict` values, no `@data`): no helper
+// calls, option objects or data frames per line.
+import { readTemplate, type TemplateNode, type TemplatePath } from "./template-reader.js";
 
 /**
  * Renders against the stack of contexts, innermost last (what `../` climbs), appending its pieces
@@ -18,8 +11,8 @@ type PathExpression = hbs.AST.PathExpression;
 type Part = (stack: unknown[], out: string[]) => void;
 type Getter = (stack: readonly unknown[]) => unknown;
 
-export function compileTemplate(handlebars: typeof HandlebarsModule, text: string, name: string): (view: object) => string {
-  const render = program(handlebars.parse(text), name);
+export function compileTemplate(text: string, name: string): (view: object) => string {
+  const render = program(readTemplate(text, name), name);
   return (view) => {
     const out: string[] = [];
     render([view], out);
@@ -27,46 +20,38 @@ export function compileTemplate(handlebars: typeof HandlebarsModule, text: strin
   };
 }
 
-function program(node: Program | undefined, name: string): Part {
-  const parts = (node?.body ?? []).map((statement) => part(statement, name));
+function program(nodes: readonly TemplateNode[] | undefined, name: string): Part {
+  const parts = (nodes ?? []).map((node) => part(node, name));
   return (stack, out) => {
     for (const p of parts) p(stack, out);
   };
 }
 
-function part(statement: Statement, name: string): Part {
-  switch (statement.type) {
-    case "ContentStatement": {
-      const value = (statement as hbs.AST.ContentStatement).value;
+function part(node: TemplateNode, name: string): Part {
+  switch (node.kind) {
+    case "text": {
+      const value = node.value;
       return (_stack, out) => {
         out.push(value);
       };
     }
-    case "CommentStatement":
-      return () => undefined;
-    case "MustacheStatement": {
-      const mustache = statement as hbs.AST.MustacheStatement;
-      const get = lookup(plainPath(mustache, name), true, name);
+    case "value": {
+      const get = lookup(node.path, true, name);
       return (stack, out) => {
         const value = get(stack);
         if (value !== undefined && value !== null) out.push(String(value));
       };
     }
-    case "BlockStatement":
-      return block(statement as hbs.AST.BlockStatement, name);
-    default:
-      throw unsupported(name, statement.type, statement);
+    case "block":
+      return block(node, name);
   }
 }
 
-function block(node: hbs.AST.BlockStatement, name: string): Part {
-  const helper = plainPath({ path: node.path, params: [], hash: undefined }, name).original;
-  const [argument] = node.params;
-  if (node.params.length !== 1 || node.hash !== undefined || argument?.type !== "PathExpression") throw unsupported(name, `{{#${helper}}} arguments`, node);
-  const get = lookup(argument as PathExpression, false, name);
-  const fn = program(node.program, name);
+function block(node: Extract<TemplateNode, { kind: "block" }>, name: string): Part {
+  const get = lookup(node.path, false, name);
+  const fn = program(node.body, name);
   const inverse = program(node.inverse, name);
-  switch (helper) {
+  switch (node.helper) {
     case "if":
       return (stack, out) => (isEmpty(get(stack)) ? inverse(stack, out) : fn(stack, out));
     case "unless":
@@ -91,8 +76,6 @@ function block(node: hbs.AST.BlockStatement, name: string): Part {
           }
         }
       };
-    default:
-      throw unsupported(name, `helper '${helper}'`, node);
   }
 }
 
@@ -101,30 +84,20 @@ function isEmpty(value: unknown): boolean {
   return !value || (Array.isArray(value) && value.length === 0);
 }
 
-function plainPath(node: { path: hbs.AST.Expression; params: unknown[]; hash: unknown }, name: string): PathExpression {
-  const path = node.path as PathExpression;
-  if (path.type !== "PathExpression" || node.params.length !== 0 || node.hash !== undefined || path.data) throw unsupported(name, "an expression other than a name", node.path);
-  return path;
-}
-
 /**
  * The value of `path` (`this`, `name`, `../name`) in the stack. `strict` (a `{{{name}}}`): a name its
  * context does not hold is an error, as with handlebars' `strict`; a block's argument may be missing.
  */
-function lookup(path: PathExpression, strict: boolean, name: string): Getter {
+function lookup(path: TemplatePath, strict: boolean, name: string): Getter {
   const { depth, parts } = path;
   return (stack) => {
     let value: unknown = stack[stack.length - 1 - depth];
     for (let i = 0; i < parts.length; i++) {
       const key = parts[i]!;
       const holds = typeof value === "object" && value !== null && key in value;
-      if (!holds && (strict || i < parts.length - 1)) throw new Error(`template ${name}: "${key}" not defined in ${String(value)} (line ${path.loc.start.line})`);
+      if (!holds && (strict || i < parts.length - 1)) throw new Error(`template ${name}: "${key}" not defined in ${String(value)} (line ${path.line})`);
       value = holds ? (value as Record<string, unknown>)[key] : undefined;
     }
     return value;
   };
-}
-
-function unsupported(name: string, what: string, node: hbs.AST.Node): Error {
-  return new Error(`template ${name}: ${what} is not supported (line ${node.loc.start.line})`);
 }
