@@ -45,6 +45,9 @@ export function directAst(file: SourceFile, tokens: readonly IToken[], docs: Rea
   }
 }
 
+/** Where a node ends: what the separator check measures from. */
+const locEnd = (node: { readonly loc: Location }): number => node.loc.end;
+
 class DirectReader {
   private i = 0;
   private readonly n: number;
@@ -109,14 +112,10 @@ class DirectReader {
     return this.docs.get(start) ?? this.docs.get(keyword.startOffset);
   }
 
-  /**
-   * Between two items of a list (`previousEnd` is where the last one ended, NaN before the first),
-   * a `,` or a line break is required; then an optional `,` after the item is read.
-   */
-  private separated(previousEnd: number, start: number, comma: boolean): void {
-    if (Number.isNaN(previousEnd) || comma) return;
+  /** Leaves the path unless a line break lies in `text[from, to)`. */
+  private lineBreakBetween(from: number, to: number): void {
     const text = this.text;
-    for (let k = previousEnd; k < start; k++) {
+    for (let k = from; k < to; k++) {
       const c = text.charCodeAt(k);
       if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return;
     }
@@ -252,22 +251,15 @@ class DirectReader {
   // ── fields, enum members, parameters, names ───────────────────────────────────────────────────
 
   private fieldBlock(): readonly Field[] {
-    this.expect(LCurly);
-    const fields: Field[] = [];
-    let previousEnd = NaN;
-    let comma = false;
-    while (!this.isNext(RCurly)) {
-      const nameToken = this.expectName();
-      this.separated(previousEnd, nameToken.startOffset, comma);
-      this.expect(Colon);
-      const field = createField(this.name(nameToken), this.typeRef(), this.docs.get(nameToken.startOffset));
-      fields.push(field);
-      previousEnd = field.end;
-      comma = this.comma();
-    }
-    this.i++;
-    return exact(fields);
+    return this.items(LCurly, RCurly, this.field, locEnd);
   }
+
+  /** `name: Type`. */
+  private readonly field = (): Field => {
+    const nameToken = this.expectName();
+    this.expect(Colon);
+    return createField(this.name(nameToken), this.typeRef(), this.docs.get(nameToken.startOffset));
+  };
 
   private typeRef(): TypeRef {
     const name = this.qualifiedName();
@@ -286,40 +278,27 @@ class DirectReader {
   }
 
   private enumMembers(): readonly EnumMember[] {
-    this.expect(LCurly);
-    const members: EnumMember[] = [];
-    let previousEnd = NaN;
-    let comma = false;
-    while (!this.isNext(RCurly)) {
-      const nameToken = this.expectName();
-      this.separated(previousEnd, nameToken.startOffset, comma);
-      const doc = this.docs.get(nameToken.startOffset);
-      const name = this.name(nameToken);
-      members.push({ name, doc, loc: name.loc });
-      previousEnd = name.end;
-      comma = this.comma();
-    }
-    this.i++;
-    return exact(members);
+    return this.items(LCurly, RCurly, this.enumMember, locEnd);
   }
 
+  private readonly enumMember = (): EnumMember => {
+    const nameToken = this.expectName();
+    const doc = this.docs.get(nameToken.startOffset);
+    const name = this.name(nameToken);
+    return { name, doc, loc: name.loc };
+  };
+
   private parameters(): readonly Parameter[] {
-    this.expect(LParen);
-    const parameters: Parameter[] = [];
-    let previousEnd = NaN;
-    let comma = false;
-    while (!this.isNext(RParen)) {
-      const nameToken = this.expectName();
-      this.separated(previousEnd, nameToken.startOffset, comma);
-      this.expect(Colon);
-      const type = this.qualifiedName();
-      parameters.push({ name: this.name(nameToken), type, loc: this.loc(nameToken.startOffset, type.loc.end) });
-      previousEnd = type.loc.end;
-      comma = this.comma();
-    }
-    this.i++;
-    return exact(parameters);
+    return this.items(LParen, RParen, this.parameter, locEnd);
   }
+
+  /** `name: Type`, the type a plain or qualified name. */
+  private readonly parameter = (): Parameter => {
+    const nameToken = this.expectName();
+    this.expect(Colon);
+    const type = this.qualifiedName();
+    return { name: this.name(nameToken), type, loc: this.loc(nameToken.startOffset, type.loc.end) };
+  };
 
   /** `Name` or `context-name.Name`; a bare reference is its own QualifiedName. */
   private qualifiedName(): QualifiedName {
@@ -352,22 +331,17 @@ class DirectReader {
   }
 
   private annotationArguments(): readonly AnnotationArgument[] {
-    this.expect(LParen);
-    const args: AnnotationArgument[] = [];
-    let previousEnd = NaN;
-    let comma = false;
-    while (!this.isNext(RParen)) {
-      const nameToken = this.expectName();
-      this.separated(previousEnd, nameToken.startOffset, comma);
-      this.expect(Equals);
-      const argument = createArgument(this.name(nameToken), this.value());
-      args.push(argument);
-      previousEnd = argument.end;
-      comma = this.comma();
-    }
-    this.i++;
-    return exact(args);
+    return this.items(LParen, RParen, this.annotationArgument, locEnd);
   }
+
+  /** `name = value`. */
+  private readonly annotationArgument = (): AnnotationArgument => {
+    const nameToken = this.expectName();
+    this.expect(Equals);
+    return createArgument(this.name(nameToken), this.value());
+  };
+
+  private readonly listItem = (): AnnotationValue => this.value();
 
   private value(): AnnotationValue {
     const token = this.peek();
@@ -398,19 +372,30 @@ class DirectReader {
   }
 
   private list(): AnnotationValue {
-    const open = this.expect(LBracket);
-    const items: AnnotationValue[] = [];
-    let previousEnd = NaN;
+    const start = this.peek()!.startOffset;
+    const items = this.items(LBracket, RBracket, this.listItem, locEnd);
+    return { kind: "List", items, loc: this.loc(start, this.lastEnd()) };
+  }
+
+  /**
+   * Items between `open` and `close`, each read by `read`: a `,` or a line break is required between
+   * two (the builder reports WOW1011), and an optional `,` follows each.
+   */
+  private items<T>(open: TokenType, close: TokenType, read: () => T, endOf: (item: T) => number): readonly T[] {
+    this.expect(open);
+    const items: T[] = [];
+    let previousEnd = NaN; // NaN before the first item
     let comma = false;
-    while (!this.isNext(RBracket)) {
-      const start = this.peek()?.startOffset ?? NaN;
-      if (!Number.isNaN(previousEnd)) this.separated(previousEnd, start, comma);
-      const item = this.value();
+    while (!this.isNext(close)) {
+      const next = this.peek();
+      if (next === undefined) throw OFF_PATH;
+      if (!Number.isNaN(previousEnd) && !comma) this.lineBreakBetween(previousEnd, next.startOffset);
+      const item = read();
       items.push(item);
-      previousEnd = item.loc.end;
+      previousEnd = endOf(item);
       comma = this.comma();
     }
     this.i++;
-    return { kind: "List", items: exact(items), loc: this.loc(open.startOffset, this.lastEnd()) };
+    return exact(items);
   }
 }

@@ -209,24 +209,27 @@ function inSourceOrder(diagnostics: Diagnostic[]): Diagnostic[] {
  * without any is read straight into the AST (direct-ast.ts); any other goes through the parser.
  */
 export function parseTokens(file: SourceFile, lexed: LexedFile): ParsedFile {
+  const docs = indexDocs(lexed.comments, lexed.tokens);
   if (lexed.diagnostics.length === 0 && !hasStrayCandidate(lexed.tokens)) {
-    const docs = indexDocs(lexed.comments, lexed.tokens);
     const direct = directAst(file, lexed.tokens, docs);
     if (direct !== undefined) {
       const ast: WowFile = { kind: "File", file, context: direct.context, declarations: direct.declarations, comments: toComments(file, lexed.comments) };
       return { ast, diagnostics: [] };
     }
   }
-  return parseWithParser(file, lexed);
+  return parseWithParser(file, lexed, docs);
 }
 
-/** `parseTokens` through the parser and the CST builder, whatever the file holds: the way that words syntax errors. */
-export function parseWithParser(file: SourceFile, lexed: LexedFile): ParsedFile {
+/**
+ * `parseTokens` through the parser and the CST builder, whatever the file holds: the way that words
+ * syntax errors. `docs`: the file's doc comments by the offset of what they document.
+ */
+export function parseWithParser(file: SourceFile, lexed: LexedFile, docs = indexDocs(lexed.comments, lexed.tokens)): ParsedFile {
   const { tokens, strays } = withoutStrayBlocks(lexed.tokens);
   const { files, errors, abandonedAt } = parseAll(tokens);
   // Without errors, one CST covers every token and its nodes' token indices give their spans.
   const exact = errors.length === 0 && files.length === 1 ? tokens : undefined;
-  const builder = new AstBuilder(file, indexDocs(lexed.comments, lexed.tokens), exact, lexed.tokens);
+  const builder = new AstBuilder(file, docs, exact, lexed.tokens);
   const { context, declarations } = builder.buildFile(files, lexed.tokens[0]);
   const ast: WowFile = {
     kind: "File",

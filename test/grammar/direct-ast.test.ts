@@ -9,8 +9,7 @@ import { directAst } from "../../compiler/parse/direct-ast.js";
 import { indexDocs } from "../../compiler/parse/comments.js";
 import { lexFile, parseTokens, parseWithParser } from "../../compiler/parse/parse-file.js";
 import { generate } from "../bench/synthetic-project.js";
-import { mulberry32, pick } from "../support/random.js";
-import { nearMiss, picture, repositoryWowFiles } from "../support/wow-corpus.js";
+import { picture, repositoryWowFiles, variants } from "../support/wow-corpus.js";
 
 /** Both ways agree on `file`; returns whether it was read directly. */
 function agree(file: SourceFile): boolean {
@@ -39,14 +38,7 @@ describe("reading well-formed files directly", () => {
   });
 
   it("agrees with the parser on 3,000 broken and unbroken variants of them", () => {
-    const random = mulberry32(20261202);
-    const small = files.filter((file) => file.text.length < 6_000);
-    let direct = 0;
-    for (let n = 0; n < 3000; n++) {
-      const base = pick(random, small);
-      const text = nearMiss(base.text, random);
-      if (agree({ path: `${base.path}#${n}`, text })) direct++;
-    }
+    const direct = variants(files, 3000, 20261202).filter((file) => agree(file)).length;
     // Both kinds occur often enough for the comparison to mean something.
     expect(direct).toBeGreaterThan(300);
     expect(3000 - direct).toBeGreaterThan(1000);

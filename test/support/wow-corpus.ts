@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { SourceFile } from "../../compiler/ast.js";
 import { mutateSource } from "./mutate-source.js";
-import { pick, type Random } from "./random.js";
+import { mulberry32, pick, type Random } from "./random.js";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -48,4 +48,16 @@ export function nearMiss(text: string, random: Random): string {
     return i < 0 ? text : `${text.slice(0, i)} ${text.slice(i + 1)}`;
   }
   return mutateSource(text, random);
+}
+
+/** `count` variants (`nearMiss`) of the files under 6,000 characters, from `seed`, each named after its file. */
+export function variants(files: readonly SourceFile[], count: number, seed: number): SourceFile[] {
+  const random = mulberry32(seed);
+  const small = files.filter((file) => file.text.length < 6_000);
+  const out: SourceFile[] = [];
+  for (let n = 0; n < count; n++) {
+    const base = pick(random, small);
+    out.push({ path: `${base.path}#${n}`, text: nearMiss(base.text, random) });
+  }
+  return out;
 }
