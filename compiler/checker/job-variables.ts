@@ -15,7 +15,17 @@ export interface JobConfig {
   readonly context: string;
 }
 
+/** Each model's job configs, in key order: made once, however many outputs list them. */
+const configsOf = new WeakMap<ProgramModel, readonly JobConfig[]>();
+
+/** The program's jobs with their keys, in key order (a new array each call: callers may sort it). */
 export function jobConfigs(model: ProgramModel): JobConfig[] {
+  let configs = configsOf.get(model);
+  if (configs === undefined) configsOf.set(model, (configs = makeJobConfigs(model)));
+  return [...configs];
+}
+
+function makeJobConfigs(model: ProgramModel): JobConfig[] {
   const jobs = model.contexts.flatMap((context) => context.sagas.flatMap((saga) => saga.jobs.map((job) => ({ job, context: context.name }))));
   const counts = new Map<string, number>();
   for (const { job } of jobs) counts.set(job.name, (counts.get(job.name) ?? 0) + 1);

@@ -22,6 +22,7 @@ export function compileTemplate(text: string, name: string): (view: object) => s
 
 function program(nodes: readonly TemplateNode[] | undefined, name: string): Part {
   const parts = (nodes ?? []).map((node) => part(node, name));
+  if (parts.length === 1) return parts[0]!;
   return (stack, out) => {
     for (const p of parts) p(stack, out);
   };
@@ -36,6 +37,7 @@ function part(node: TemplateNode, name: string): Part {
       };
     }
     case "value": {
+      if (node.path.depth === 0 && node.path.parts.length === 1) return ownValue(node.path, name);
       const get = lookup(node.path, true, name);
       return (stack, out) => {
         const value = get(stack);
@@ -45,6 +47,17 @@ function part(node: TemplateNode, name: string): Part {
     case "block":
       return block(node, name);
   }
+}
+
+/** `{{{name}}}`, the most common tag: a name of the current context, read without a lookup call. */
+function ownValue(path: TemplatePath, name: string): Part {
+  const key = path.parts[0]!;
+  return (stack, out) => {
+    const context = stack[stack.length - 1];
+    if (typeof context !== "object" || context === null || !(key in context)) throw new Error(`template ${name}: "${key}" not defined in ${String(context)} (line ${path.line})`);
+    const value = (context as Record<string, unknown>)[key];
+    if (value !== undefined && value !== null) out.push(String(value));
+  };
 }
 
 function block(node: Extract<TemplateNode, { kind: "block" }>, name: string): Part {

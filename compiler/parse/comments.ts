@@ -26,6 +26,8 @@ export function toComments(file: SourceFile, tokens: readonly IToken[]): Comment
  */
 export function docText(raw: string): string {
   const body = raw.slice(3, raw.length - 2);
+  // One line: only its surrounding white space goes (what the steps below do to it).
+  if (!/[\r\n]/.test(body)) return body.trim();
   const lines = body.split(/\r\n|\r|\n/).map((line) => line.trimEnd());
   const starred = lines.map((line, index) => index > 0 && STAR.test(line));
   const text = lines.map((line, index) => (index === 0 ? line.trimStart() : line.replace(STAR, "")));

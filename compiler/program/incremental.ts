@@ -110,12 +110,12 @@ export class IncrementalProgram {
     const models = phases.run("check", () => this.check(program, rebound, reshaped, complete, references, work));
     this.work = work;
     // Across contexts (a job's key, a subscription's name depend on the other contexts), so redone on every compile.
+    const model = { contexts: models };
     const jobReporter = new Reporter();
-    checkAcrossContexts({ contexts: models }, jobReporter);
+    checkAcrossContexts(model, jobReporter);
     this.jobVariableDiagnostics = jobReporter.diagnostics;
 
     const diagnostics = sortDiagnostics(this.diagnostics(parsedFiles));
-    const model = { contexts: models };
     const index = { scopes: program.contexts, ...(references ? { references: this.references() } : {}) };
     if (options.manifest === false || diagnostics.some((d) => d.severity === "error")) return { diagnostics, files, model, timings: phases.timings, ...index };
     return phases.run("manifest", () => {

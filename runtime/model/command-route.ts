@@ -17,12 +17,20 @@ export interface CommandRoute {
 
 /** `ConfirmOrderStock` → `confirm_order_stock`, `HTTPRequest2` → `http_request2`, `order_item` stays. */
 export function snakeCase(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .replace(/-/g, "_")
-    .toLowerCase();
+  let snake = snakeCases.get(name);
+  if (snake === undefined) {
+    snake = name
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+      .replace(/-/g, "_")
+      .toLowerCase();
+    // Names repeat (every command's route and manifest entry, every request): each is spelt once.
+    if (snakeCases.size < 10_000) snakeCases.set(name, snake);
+  }
+  return snake;
 }
+
+const snakeCases = new Map<string, string>();
 
 export function commandRoute(context: string, aggregate: string, command: string, kind: { readonly create?: boolean; readonly delete?: boolean }): CommandRoute {
   const method: HttpMethod = kind.create === true ? "POST" : kind.delete === true ? "DELETE" : "PUT";

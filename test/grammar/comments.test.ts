@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AggregateDeclaration, EnumDeclaration, SagaDeclaration, TypeDeclaration } from "../../compiler/ast.js";
+import { docText } from "../../compiler/parse/comments.js";
 import { parse } from "./helpers.js";
 
 describe("comments and docs", () => {
@@ -69,6 +70,16 @@ saga S {
     expect(ast.comments.map((c) => c.kind)).toEqual(["Doc", "Line", "Doc", "Doc", "Line", "Doc", "Doc", "Block", "Doc", "Doc", "Doc", "Doc", "Doc", "Doc"]);
     for (const comment of ast.comments) expect(text.slice(comment.loc.start, comment.loc.end)).toBe(comment.text);
     expect(ast.comments[1]!.text).toBe("// trailing");
+  });
+
+  it("a doc's text loses its delimiters, the white space around one line, and the stars and shared margin of several", () => {
+    expect(docText("/**  Pays\tthe  order.\t */")).toBe("Pays\tthe  order.");
+    expect(docText("/***/")).toBe("");
+    expect(docText("/**   */")).toBe("");
+    expect(docText("/**\u00a0Non-breaking\u00a0*/")).toBe("Non-breaking");
+    expect(docText("/**\n   * First.\n   *   Indented.\n   */")).toBe("First.\n  Indented.");
+    expect(docText("/** First.\r\n    second\r\n    third */")).toBe("First.\nsecond\nthird");
+    expect(docText("/**\n\n * Kept.\n\n */")).toBe("Kept.");
   });
 
   it("`/**/` is an empty block comment, not a doc", () => {
