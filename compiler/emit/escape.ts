@@ -89,6 +89,8 @@ export function stringLiteral(value: string): string {
  */
 export function docComment(text: string | undefined, indent = ""): string {
   if (text === undefined || text.trim() === "") return "";
+  // One line with nothing to replace (the common case): the steps below would only trim its end.
+  if (!SPECIAL_IN_DOC.test(text)) return `${indent}/** ${text.trimEnd()} */\n`;
   const lines = text
     .replace(/\r\n?|[\u2028\u2029]/g, "\n")
     .replace(/\*\//g, "*\u2215")
@@ -100,6 +102,9 @@ export function docComment(text: string | undefined, indent = ""): string {
   if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
   return `${indent}/**\n${lines.map((line) => (line === "" ? `${indent} *` : `${indent} * ${line}`)).join("\n")}\n${indent} */\n`;
 }
+
+/** What docComment must rewrite: line breaks and separators, a star (of `*\/`), control characters. */
+const SPECIAL_IN_DOC = /[\r\n\u2028\u2029*\u0000-\u0008\u000b-\u001f]/;
 
 /** Text for a `//` line comment: one line, no line terminators. */
 export function lineComment(text: string): string {
@@ -115,8 +120,11 @@ export function lineComment(text: string): string {
 export function jsonLiteral(value: unknown): string {
   const json = JSON.stringify(value);
   if (json === undefined) throw new Error("jsonLiteral: not JSON data");
-  return json.replace(/([{,])"__proto__":/g, '$1["__proto__"]:').replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const keyed = json.includes('"__proto__":') ? json.replace(/([{,])"__proto__":/g, '$1["__proto__"]:') : json;
+  return NON_ASCII.test(keyed) ? keyed.replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`) : keyed;
 }
+
+const NON_ASCII = /[\u007f-\uffff]/;
 
 /** A list of strings as an array literal, each once, in the order given: `["a.B", "a.C"]`. */
 export function stringArray(values: readonly string[]): string {

@@ -54,6 +54,11 @@ describe("escaping helpers", () => {
   it("doc comments cannot be closed early and keep their lines", () => {
     expect(docComment(undefined)).toBe("");
     expect(docComment("one line")).toBe("/** one line */\n");
+    expect(docComment("  kept\tindent, end trimmed \t ", "    ")).toBe("    /**   kept\tindent, end trimmed */\n");
+    expect(docComment("a * b */ c")).toBe("/** a * b *\u2215 c */\n");
+    expect(docComment("bell\u0007 and\u001f")).toBe("/** bell  and */\n");
+    expect(docComment("one\rtwo")).toBe("/**\n * one\n * two\n */\n");
+    expect(docComment("\n\nlate\n\n")).toBe("/** late */\n");
     const doc = docComment("first */ evil()\nsecond\u2028third", "  ");
     expect(doc).toBe("  /**\n   * first *\u2215 evil()\n   * second\n   * third\n   */\n");
     expect(doc.slice(5, -4)).not.toContain("*/");
