@@ -132,15 +132,13 @@ function handlerView(
   const handler = command.handler!;
   const union = (items: readonly ScheduledCommand[]): string => unionOf(items.map((s) => commandOf(s.command)));
   const services = serviceViews(context, handler.services);
-  const registration = [
-    ...(command.create ? ["create: true"] : []),
-    ...(command.delete ? ["delete: true"] : []),
-    ...(services.length > 0 ? [`services: [${services.map((s) => s.qualified).join(", ")}]`] : []),
-    `produces: ${stringArray(handler.produces.map((e) => e.qualifiedName))}`,
-    `schedules: ${stringArray(handler.schedules.map((s) => s.command.qualifiedName))}`,
-    `bodySchema: ${jsonLiteral(bodySchema)}`,
-    ...(handler.retry === undefined ? [] : [`retry: ${retryLiteral(handler.retry)}`]),
-  ];
+  // Pushed in order rather than spread from conditional lists: one per command of the program.
+  const registration: string[] = [];
+  if (command.create) registration.push("create: true");
+  if (command.delete) registration.push("delete: true");
+  if (services.length > 0) registration.push(`services: [${services.map((s) => s.qualified).join(", ")}]`);
+  registration.push(`produces: ${stringArray(handler.produces.map((e) => e.qualifiedName))}`, `schedules: ${stringArray(handler.schedules.map((s) => s.command.qualifiedName))}`, `bodySchema: ${jsonLiteral(bodySchema)}`);
+  if (handler.retry !== undefined) registration.push(`retry: ${retryLiteral(handler.retry)}`);
   const body = identifier(command.name);
   return {
     doc: docComment(joinDocs(command.decl.doc, handler.decl.doc), "  "),

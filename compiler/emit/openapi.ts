@@ -87,9 +87,9 @@ function partsOf(model: ProgramModel, declarations: Declarations): Parts {
         if (command.handler === undefined) continue;
         const qualified = `${context.name}.${command.name}`;
         const { schema } = bodySchema(command.fields, command.decl.doc, declarations);
-        const { $defs, $schema: _dialect, ...body } = schema as { $defs?: Record<string, unknown>; $schema?: string };
-        for (const [name, def] of Object.entries($defs ?? {})) schemas[name] = hoisted(def);
-        schemas[qualified] = hoisted(body);
+        const $defs = (schema as { $defs?: Record<string, unknown> }).$defs;
+        if ($defs !== undefined) for (const name of Object.keys($defs)) schemas[name] = hoisted($defs[name]);
+        schemas[qualified] = hoisted(schema, BODY_ONLY);
         const route = commandRoute(context.name, aggregate.name, command.name, command);
         const doc = [command.decl.doc, command.handler.decl.doc].filter((d) => d !== undefined && d.trim() !== "").join("\n\n");
         operations.push({ path: route.path, method: route.method.toLowerCase(), context: context.name, aggregate: aggregate.name, command: command.name, qualified, doc, create: command.create, delete: command.delete });
@@ -179,12 +179,18 @@ function sortedKeys<T>(record: Record<string, T>): Record<string, T> {
   return out;
 }
 
-/** A body schema's part with its `#/$defs/…` refs pointing at `components/schemas`. */
-function hoisted(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(hoisted);
+/** The keys of a body schema that stay out of its `components/schemas` entry. */
+const BODY_ONLY: ReadonlySet<string> = new Set(["$defs", "$schema"]);
+
+/** A body schema's part with its `#/$defs/…` refs pointing at `components/schemas`, without the keys `leaveOut`. */
+function hoisted(schema: unknown, leaveOut?: ReadonlySet<string>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => hoisted(item));
   if (schema === null || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(schema as JsonSchema)) {
+  const record = schema as JsonSchema;
+  for (const key of Object.keys(record)) {
+    if (leaveOut?.has(key) === true) continue;
+    const value = record[key];
     out[key] = key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/") ? `#/components/schemas/${value.slice("#/$defs/".length)}` : hoisted(value);
   }
   return out;

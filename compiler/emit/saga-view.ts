@@ -101,8 +101,8 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
     name: identifier(saga.name),
     serviceTypes: serviceTypeViews(context, services),
     ...serviceTypeParameter(identifier(saga.name), services.length > 0),
-    eventHandlers: saga.eventHandlers.map((h) => ({
-      ...fn(h.function, h.decl.doc, h.services, h.blocking),
+    // Each view is the function's view with its own entries added (no spread: these are many).
+    eventHandlers: saga.eventHandlers.map((h) => Object.assign(fn(h.function, h.decl.doc, h.services, h.blocking), {
       call: call(h.function),
       event: stringLiteral(h.event.qualifiedName),
       body: bodyOf(h.event),
@@ -113,8 +113,7 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
       commandsWhere: declaredWhere(context, "commands", h.commands, `on ${writtenName(context, h.event)}`),
       schedulesWhere: declaredWhere(context, "schedules", h.schedules.map((s) => s.command), `on ${writtenName(context, h.event)}`),
     })),
-    rejectionHandlers: saga.rejectionHandlers.map((h) => ({
-      ...fn(h.function, h.decl.doc, h.services, h.blocking),
+    rejectionHandlers: saga.rejectionHandlers.map((h) => Object.assign(fn(h.function, h.decl.doc, h.services, h.blocking), {
       call: call(h.function),
       command: stringLiteral(h.command.qualifiedName),
       body: bodyOf(h.command),
@@ -126,8 +125,7 @@ export function sagaView(context: string, saga: SagaModel, imports: Imports): Sa
 function jobView(context: string, job: JobModel, base: SagaFunctionView, commandOf: (symbol: CommandSymbol) => string, call: string): JobView & { call: string } {
   const summary = `@OnSchedule(name = ${JSON.stringify(job.name)}, cron = ${JSON.stringify(job.cron)}, zone = ${JSON.stringify(job.zone)}, scope = ${job.scope}, sharded = ${job.sharded}, misfire = ${job.misfire})`;
   const doc = [job.decl.doc, summary].filter((d) => d !== undefined && d.trim() !== "").join("\n\n");
-  return {
-    ...base,
+  return Object.assign(base, {
     doc: docComment(doc, "  "),
     call,
     name: stringLiteral(job.name),
@@ -149,5 +147,5 @@ function jobView(context: string, job: JobModel, base: SagaFunctionView, command
     ]
       .map((entry) => `${entry}, `)
       .join(""),
-  };
+  });
 }
