@@ -24,6 +24,7 @@ import {
   type Manifest,
   type ManifestAggregate,
   type ManifestCommand,
+  type ManifestCommandHandler,
   type ManifestContext,
   type ManifestEvent,
   type ManifestField,
@@ -101,13 +102,13 @@ function aggregateOf(context: string, aggregate: AggregateModel, path: string, a
   const events: ManifestEvent[] = aggregate.events.map((e) => {
     const eventPath = pointer(path, "events", e.name);
     at(eventPath, e.decl.loc);
-    return {
-      ...doc(e.decl.doc),
-      fields: fieldsOf(e.fields, eventPath, at),
-      name: e.name,
-      producedBy: sorted(producedBy.get(`${context}.${e.name}`) ?? []),
-      qualifiedName: `${context}.${e.name}`,
-    };
+    const event: Building<ManifestEvent> = {};
+    if (present(e.decl.doc)) event.doc = e.decl.doc;
+    event.fields = fieldsOf(e.fields, eventPath, at);
+    event.name = e.name;
+    event.producedBy = sorted(producedBy.get(`${context}.${e.name}`) ?? []);
+    event.qualifiedName = `${context}.${e.name}`;
+    return event as ManifestEvent;
   });
   return {
     commands: byName(aggregate.commands.map((c) => commandOf(context, aggregate.name, c, pointer(path, "commands", c.name), at))),
@@ -125,24 +126,21 @@ function commandOf(context: string, aggregate: string, command: CommandModel, pa
   if (handler === undefined) throw new Error(`manifest built for command '${command.name}' without a handler`);
   at(path, command.decl.loc);
   at(pointer(path, "handler"), handler.decl.loc);
-  return {
-    create: command.create,
-    delete: command.delete,
-    ...doc(command.decl.doc),
-    fields: fieldsOf(command.fields, path, at),
-    handler: {
-      blocking: handler.blocking,
-      ...doc(handler.decl.doc),
-      function: handler.function,
-      produces: sorted(handler.produces.map((e) => e.qualifiedName)),
-      ...(handler.retry === undefined ? {} : { retry: retryOf(handler.retry) }),
-      schedules: schedulesOf(handler.schedules),
-      services: handler.services.map(serviceOf),
-    },
-    name: command.name,
-    qualifiedName: `${context}.${command.name}`,
-    route: commandRoute(context, aggregate, command.name, command),
-  };
+  const handled: Building<ManifestCommandHandler> = { blocking: handler.blocking };
+  if (present(handler.decl.doc)) handled.doc = handler.decl.doc;
+  handled.function = handler.function;
+  handled.produces = sorted(handler.produces.map((e) => e.qualifiedName));
+  if (handler.retry !== undefined) handled.retry = retryOf(handler.retry);
+  handled.schedules = schedulesOf(handler.schedules);
+  handled.services = handler.services.map(serviceOf);
+  const out: Building<ManifestCommand> = { create: command.create, delete: command.delete };
+  if (present(command.decl.doc)) out.doc = command.decl.doc;
+  out.fields = fieldsOf(command.fields, path, at);
+  out.handler = handled as ManifestCommandHandler;
+  out.name = command.name;
+  out.qualifiedName = `${context}.${command.name}`;
+  out.route = commandRoute(context, aggregate, command.name, command);
+  return out as ManifestCommand;
 }
 
 function sagaOf(context: string, saga: SagaModel, path: string, at: At): ManifestSaga {
@@ -217,7 +215,8 @@ function fieldsOf(fields: readonly FieldModel[], path: string, at: At, key = "fi
     const { kind, name, array, optional } = field.type;
     if (kind === "unresolved") throw new Error(`manifest built with the unresolved type '${name}'`);
     at(pointer(path, key, String(i)), field.decl.loc);
-    return { ...doc(field.decl.doc), name: field.name, type: { array, kind, name, optional } };
+    const type = { array, kind, name, optional };
+    return present(field.decl.doc) ? { doc: field.decl.doc, name: field.name, type } : { name: field.name, type };
   });
 }
 
@@ -243,8 +242,19 @@ function stateDoc(aggregate: AggregateModel): { stateDoc?: string } {
 }
 
 function doc(text: string | undefined): { doc?: string } {
-  return text === undefined || text === "" ? {} : { doc: text };
+  return present(text) ? { doc: text } : {};
 }
+
+function present(text: string | undefined): text is string {
+  return text !== undefined && text !== "";
+}
+
+/**
+ * An element being filled key by key in sorted order, its optional keys only when present: the
+ * elements the manifest holds thousands of (commands, events, fields) are built without spreading
+ * `doc(…)` into a copy, which cost a good part of the manifest's time.
+ */
+type Building<T> = { -readonly [K in keyof T]?: T[K] };
 
 function byName<T extends { readonly name: string }>(items: readonly T[]): Record<string, T> {
   return keyed(items, (item) => item.name);
