@@ -66,14 +66,16 @@ export function checkAggregate(decl: AggregateDeclaration, scope: ContextScope, 
     const remove = annotations.has("DeleteAggregate");
     if (create && remove) reporter.report("WOW3017", { name: command.name.text }, annotations.get("DeleteAggregate")!.loc);
     const handler = handlers.get(`${scope.name}.${command.name.text}`);
-    return {
+    const model: { -readonly [K in keyof CommandModel]: CommandModel[K] } = {
       decl: command,
       name: command.name.text,
       fields: checkFields(command.fields, `command '${command.name.text}'`, scope, resolver, reporter),
       create,
       delete: remove && !create,
-      ...(handler === undefined ? {} : { handler }),
     };
+    // Set when there is one, rather than spread from a conditional object (one per command).
+    if (handler !== undefined) model.handler = handler;
+    return model;
   });
 
   return { decl, name: aggregateName, state, ...(stateLoc === undefined ? {} : { stateLoc }), commands, events };
@@ -136,16 +138,7 @@ function checkCommandHandler(
     return undefined;
   }
   cx.handled.set(command.qualifiedName, handler.target.loc);
-  return {
-    command: command.qualifiedName,
-    model: {
-      decl: handler,
-      function: `on${command.name}`,
-      services,
-      produces,
-      schedules,
-      blocking: blocking !== undefined,
-      ...(retry === undefined || retry === null ? {} : { retry }), // a wrong @Retry is reported; the handler stands
-    },
-  };
+  const model: { -readonly [K in keyof CommandHandlerModel]: CommandHandlerModel[K] } = { decl: handler, function: `on${command.name}`, services, produces, schedules, blocking: blocking !== undefined };
+  if (retry !== undefined && retry !== null) model.retry = retry; // a wrong @Retry is reported; the handler stands
+  return { command: command.qualifiedName, model };
 }

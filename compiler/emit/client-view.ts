@@ -56,11 +56,10 @@ export function clientView(model: ProgramModel): ClientView {
         const events = handler.produces.length === 0 ? "never" : handler.produces.map((e) => `${ns}.${identifier(e.name)}Event`).join(" | ");
         const body = `${ns}.${identifier(command.name)}`;
         const optional = command.fields.every((f) => f.type.optional);
-        const parameters = [
-          ...(command.create ? [] : ["id: string"]),
-          ...(command.fields.length === 0 ? [] : [`body: ${body}${optional ? " = {}" : ""}`]),
-          `options$?: ${command.create ? "CreateOptions" : "CommandOptions"}`,
-        ];
+        const parameters: string[] = [];
+        if (!command.create) parameters.push("id: string");
+        if (command.fields.length > 0) parameters.push(`body: ${body}${optional ? " = {}" : ""}`);
+        parameters.push(`options$?: ${command.create ? "CreateOptions" : "CommandOptions"}`);
         return [{
           doc: docComment(joined(command.decl.doc, handler.decl.doc), "      "),
           method: methodKey(methodCounts.get(methods[index]!)! === 1 ? methods[index]! : command.name),
