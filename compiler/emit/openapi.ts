@@ -80,6 +80,7 @@ function partsOf(model: ProgramModel, declarations: Declarations): Parts {
   const schemas: Record<string, unknown> = { ...SHARED_SCHEMAS };
   const tags: Json[] = [];
   const operations: OperationFacts[] = [];
+  const hoistedDefs = new Set<string>();
   for (const context of model.contexts) {
     tags.push({ description: context.docs.length > 0 ? context.docs.join("\n\n") : `The commands of context ${context.name}.`, name: context.name });
     for (const aggregate of context.aggregates) {
@@ -88,7 +89,14 @@ function partsOf(model: ProgramModel, declarations: Declarations): Parts {
         const qualified = `${context.name}.${command.name}`;
         const { schema } = bodySchema(command.fields, command.decl.doc, declarations);
         const $defs = (schema as { $defs?: Record<string, unknown> }).$defs;
-        if ($defs !== undefined) for (const name of Object.keys($defs)) schemas[name] = hoisted($defs[name]);
+        // A declaration's entry is the same object in every body that names it: hoisted once.
+        if ($defs !== undefined) {
+          for (const name of Object.keys($defs)) {
+            if (hoistedDefs.has(name)) continue;
+            hoistedDefs.add(name);
+            schemas[name] = hoisted($defs[name]);
+          }
+        }
         schemas[qualified] = hoisted(schema, BODY_ONLY);
         const route = commandRoute(context.name, aggregate.name, command.name, command);
         const doc = [command.decl.doc, command.handler.decl.doc].filter((d) => d !== undefined && d.trim() !== "").join("\n\n");
