@@ -15,6 +15,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default is one worker less than the cores: one on a 2-core machine, where most files
+    // wait on PostgreSQL, child processes or a browser rather than compute. Three keep both cores busy.
+    maxWorkers: 3,
     // Hosts made in tests log nothing unless a test gives one a logger of its own.
     env: { WOW_LOG__LEVEL: "silent" },
     projects: [
