@@ -24,7 +24,7 @@ export function snakeCase(name: string): string {
       .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
       .replace(/-/g, "_")
       .toLowerCase();
-    // Names repeat (every command's route and manifest entry, every request): each is spelt once.
+    // Names repeat (a command is routed for the manifest, openapi.json, the client and the host): each is spelt once.
     if (snakeCases.size < 10_000) snakeCases.set(name, snake);
   }
   return snake;
