@@ -1,7 +1,7 @@
 // Bearer credentials: every call needs one (401 without, or with an unknown one); a credential bound
 // to a tenant reaches only that tenant (403 otherwise). Tokens are compared by their SHA-256 digests,
 // all of them, so the time taken tells nothing of a token's length or of which one matched.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { WowConfigError } from "../config/config-error.js";
 import { credentialProblems } from "../config/credentials.js";
@@ -18,7 +18,7 @@ export interface Credentials {
   authenticate(req: IncomingMessage): Principal;
 }
 
-const digest = (token: string) => createHash("sha256").update(token, "utf8").digest();
+const digest = (token: string): Buffer => hash("sha256", token, "buffer");
 
 /** The credentials checked (WowConfigError naming each unusable or clashing one) and ready to authenticate requests. */
 export function credentialsOf(credentials: readonly HttpCredential[], source: string): Credentials {

@@ -33,9 +33,10 @@ export function bodyCheck(schema: object): BodyCheck {
   let check = checks.get(schema);
   if (check === undefined) {
     const validate = compiler().compile(schema);
+    const decodes = decodesAnything(schema as Schema, schema as Schema, new Set());
     check = (body) => {
       if (!validate(body)) throw new HttpError(400, ErrorCodes.CommandValidation, `the body does not fit the command: ${problems(validate).join("; ")}`, { problems: problems(validate) });
-      return decode(schema as Schema, schema as Schema, body) as Record<string, unknown>;
+      return decodes ? (decode(schema as Schema, schema as Schema, body) as Record<string, unknown>) : body;
     };
     checks.set(schema, check);
   }
@@ -99,6 +100,20 @@ export function fieldPath(pointer: string): string {
 
 function join(at: string, key: string): string {
   return at === "" ? key.slice(0, 60) : `${at}.${key.slice(0, 60)}`;
+}
+
+/** Whether `decode` can change a value valid against `node`: an instant, a duration or an optional field (`anyOf` with null) somewhere in it. */
+function decodesAnything(root: Schema, node: Schema, seen: Set<string>): boolean {
+  const ref = node.$ref;
+  if (typeof ref === "string") {
+    if (seen.has(ref)) return false;
+    seen.add(ref);
+    return decodesAnything(root, resolve(root, ref), seen);
+  }
+  if (node["x-wow-decode"] !== undefined || node.anyOf !== undefined) return true;
+  const items = node.items as Schema | undefined;
+  if (items !== undefined && decodesAnything(root, items, seen)) return true;
+  return Object.values((node.properties ?? {}) as Record<string, Schema>).some((property) => decodesAnything(root, property, seen));
 }
 
 /** `value` (valid against `node`) decoded; `root` holds the `$defs` that `$ref`s name. */

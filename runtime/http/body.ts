@@ -30,22 +30,7 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
     req.resume();
     throw new HttpError(413, "PayloadTooLarge", `the body is larger than ${limit} bytes`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) {
-        req.resume();
-        throw new HttpError(413, "PayloadTooLarge", `the body is larger than ${limit} bytes`);
-      }
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new ClientAbortedError(error);
-  }
-  const text = Buffer.concat(chunks).toString("utf8").trim();
+  const text = (await readText(req, limit)).trim();
   if (text === "") return {};
   let value: unknown;
   try {
@@ -57,4 +42,38 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
     throw new HttpError(400, "IllegalArgument", `the body must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * The body as UTF-8 text, by the stream's own events (an async iterator costs several objects and
+ * turns per request): 413 once it passes `limit`, ClientAbortedError if the client goes away first.
+ */
+function readText(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (req.destroyed) return reject(new ClientAbortedError(new Error("the connection closed before the body was read")));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      done();
+      req.resume();
+      reject(new HttpError(413, "PayloadTooLarge", `the body is larger than ${limit} bytes`));
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+    };
+    const onAbort = (error?: unknown) => {
+      done();
+      reject(new ClientAbortedError(error ?? new Error("the connection closed before the body ended")));
+    };
+    const onClose = () => {
+      if (!req.complete) onAbort();
+    };
+    const done = () => {
+      req.off("data", onData).off("end", onEnd).off("error", onAbort).off("close", onClose);
+    };
+    req.on("data", onData).on("end", onEnd).on("error", onAbort).on("close", onClose);
+  });
 }

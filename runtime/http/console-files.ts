@@ -90,6 +90,7 @@ export function consoleServer(options: ConsoleOptions = {}): ConsoleServer | und
   const files = folder === undefined || !existsSync(folder) ? undefined : readFiles(folder);
   return (req, res) => {
     const url = req.url ?? "/";
+    if (!url.startsWith(base)) return false;
     const path = url.split("?")[0]!;
     if (path !== base && !path.startsWith(`${base}/`)) return false;
     if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "MethodNotAllowed", "the console's files are read with GET");

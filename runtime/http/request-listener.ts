@@ -50,11 +50,13 @@ export function pathSegments(url: string | undefined): string[] {
   const parts = raw.slice(1).split("/");
   if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
   return parts.map((part) => {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(part);
-    } catch {
-      throw new HttpError(400, ErrorCodes.IllegalArgument, "bad percent-encoding in the path");
+    let decoded = part;
+    if (part.includes("%")) {
+      try {
+        decoded = decodeURIComponent(part);
+      } catch {
+        throw new HttpError(400, ErrorCodes.IllegalArgument, "bad percent-encoding in the path");
+      }
     }
     if (decoded === "" || decoded === "." || decoded === ".." || !SEGMENT.test(decoded)) {
       throw new HttpError(400, ErrorCodes.IllegalArgument, `bad path segment ${JSON.stringify(decoded.slice(0, 60))}`);
@@ -121,7 +123,8 @@ export function createRequestListener(host: HttpHost, options: HttpOptions = {})
       const send = async (command: CommandMessage) => (processed = await host.send(command));
       const { status, result, errorCode } = await handleCommand(req, route, tenantId, pathId, decoded, send);
       const stage = processed === undefined ? "PROCESSED" : await awaitStage(host, wait, processed);
-      return { status, body: { ...result, stage }, errorCode };
+      result.stage = stage;
+      return { status, body: result, errorCode };
     } catch (error) {
       // Without a body schema nothing checked the body, so a handler that throws on a body it did not
       // expect blames the body. With one, the body fitted its declaration: a handler's TypeError (a
