@@ -10,13 +10,14 @@
 // median of the pairs' CPU ratios (previous / this; above 1 is faster). Prints a table, then one
 // JSON object as the last line.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { filesUnder } from "../support/files.js";
 import { generate } from "./synthetic-project.js";
 import { argument, median, textArgument } from "./bench-args.js";
+import { previousTree, repo } from "./tools/previous-tree.js";
 
 
 
@@ -45,24 +46,13 @@ function snapshot(dir: string): Map<string, number> {
 
 /** The CLI of `ref`'s code, compiled in a temporary worktree that shares this checkout's node_modules. */
 function previousCli(ref: string): { readonly cli: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "wowc-build-against-"));
-  rmSync(dir, { recursive: true });
-  execFileSync("git", ["worktree", "add", "--detach", dir, ref], { cwd: repo, stdio: "ignore" });
-  const remove = (): void => void execFileSync("git", ["worktree", "remove", "--force", dir], { cwd: repo, stdio: "ignore" });
-  try {
-    symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
-    execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json")], { cwd: dir, stdio: "inherit" });
-  } catch (error) {
-    remove();
-    throw error;
-  }
-  return { cli: join(dir, "dist/compiler/cli/main.js"), remove };
+  const tree = previousTree(ref);
+  return { cli: join(tree.dir, "dist/compiler/cli/main.js"), remove: tree.remove };
 }
 
 const aggregates = argument("aggregates", 1000);
 const against = textArgument("against");
 const runs = argument("runs", 3);
-const repo = fileURLToPath(new URL("../../", import.meta.url));
 const cli = join(repo, "dist/compiler/cli/main.js");
 const tsc = join(repo, "node_modules/typescript/bin/tsc");
 const root = mkdtempSync(join(tmpdir(), "wowc-build-bench-"));

@@ -3,7 +3,8 @@
 // against the same commands sent in-process (`host.send`) with the same concurrency, in the same run,
 // on a fresh store each. The load comes from a client process of its own (as wrk would), so the
 // server's process pays only the server's side; an empty node:http server under the same client gives
-// the ceiling of the sockets and the client. The ratio HTTP / in-process is the HTTP path's overhead.
+// the ceiling of the sockets and the client. The ratio HTTP / in-process (the median of each round's own ratio,
+// the two measured one after the other) is the HTTP path's overhead.
 // Also in each round: the route with the body schemas removed (what checking bodies costs), and with
 // the run log, metrics and logs off (what operations cost).
 // `--store postgres`: each round also serves the route (and sends in-process) on PostgreSQL
@@ -27,7 +28,7 @@ const { order, stock, stockSaga } = await import("../../examples/eshop/src/index
 
 const COMMANDS = Number(process.env.WOW_BENCH_COMMANDS ?? 8_000);
 const CONCURRENCY = Number(process.env.WOW_BENCH_CONCURRENCY ?? 32);
-const ROUNDS = Number(process.env.WOW_BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.WOW_BENCH_ROUNDS ?? 7);
 const PRODUCTS = 256;
 const TOKEN = "bench-operator-token-0123456789";
 const LOAD = fileURLToPath(new URL("./tools/http-load.mjs", import.meta.url));
@@ -150,13 +151,15 @@ for (let round = 0; round < ROUNDS; round++) {
 const plain_http_per_s = Math.round(median(plainRates));
 const http_per_s = Math.round(median(httpRates));
 const in_process_per_s = Math.round(median(inProcessRates));
-const ratio = Number((http_per_s / in_process_per_s).toFixed(3));
+/** The median of each round's `a[i] / b[i]`: a round's paths run one after another, so they share the machine's mood. */
+const pairRatio = (a: readonly number[], b: readonly number[]) => Number(median(a.map((x, i) => x / b[i]!)).toFixed(3));
+const ratio = pairRatio(httpRates, inProcessRates);
 const unchecked_http_per_s = Math.round(median(uncheckedRates));
 /** What checking bodies against their schemas costs the route (1: nothing). */
-const validation_ratio = Number((http_per_s / unchecked_http_per_s).toFixed(3));
+const validation_ratio = pairRatio(httpRates, uncheckedRates);
 const ops_off_http_per_s = Math.round(median(opsOffRates));
 /** What the run log, metrics and logs cost the route (1: nothing). */
-const ops_ratio = Number((http_per_s / ops_off_http_per_s).toFixed(3));
+const ops_ratio = pairRatio(httpRates, opsOffRates);
 /** What the route would reach if its cost were node:http's plus the decision's, nothing more. */
 const sum_model_per_s = Math.round(1 / (1 / in_process_per_s + 1 / plain_http_per_s));
 console.log(`commands: ${COMMANDS} per round, concurrency ${CONCURRENCY}, ${ROUNDS} rounds (median), SQLite${ON_POSTGRES ? " and PostgreSQL" : ""}, keep-alive node:http client in its own process on 127.0.0.1`);
@@ -172,6 +175,7 @@ if (ON_POSTGRES) {
   console.log(`| PostgreSQL: HTTP PUT …/receive_stock | ${Math.round(median(pgHttpRates))} | ${pgHttpRates.map(Math.round).join(", ")} |`);
 }
 console.log(`| node:http's cost plus the decision's (1 / (1/in-process + 1/empty)) | ${sum_model_per_s} | |`);
+console.log(`ratio HTTP / in-process: ${ratio} (median of the rounds' own ratios: ${httpRates.map((x, i) => (x / inProcessRates[i]!).toFixed(2)).join(", ")})`);
 const postgres = ON_POSTGRES
   ? { store: "postgres", pg_http_per_s: Math.round(median(pgHttpRates)), pg_in_process_per_s: Math.round(median(pgInProcessRates)), pg_ratio_to_sqlite: Number((median(pgHttpRates) / http_per_s).toFixed(3)) }
   : {};
