@@ -183,6 +183,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX wow_job_runs_outcome ON wow_job_runs (outcome, started);
     `,
   },
+  {
+    // The command type in a column of its own, written with the spec: an index on the spec's JSON made
+    // every write and delete of a timer parse the spec (about a tenth of a delivery's cost).
+    version: 8,
+    sql: `
+      ALTER TABLE wow_timers ADD COLUMN command_type TEXT;
+      UPDATE wow_timers SET command_type = json_extract(spec, '$.command.type');
+      DROP INDEX wow_timers_command;
+      CREATE INDEX wow_timers_command ON wow_timers (command_type, due, id) WHERE status = 0;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -37,8 +37,8 @@ export const SQL = {
   writeMark: "SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version()) AS data_version",
 
   /** Setting a key again replaces its timer (new id, spec and slot; pending, attempts reset) in one statement. */
-  setTimer: `INSERT INTO wow_timers (id, owner, key, target, spec, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (owner, key) DO UPDATE SET id = excluded.id, target = excluded.target, spec = excluded.spec, slot = excluded.slot, due = excluded.due,
+  setTimer: `INSERT INTO wow_timers (id, owner, key, target, spec, command_type, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (owner, key) DO UPDATE SET id = excluded.id, target = excluded.target, spec = excluded.spec, command_type = excluded.command_type, slot = excluded.slot, due = excluded.due,
       fire_at = excluded.fire_at, status = 0, attempts = 0, last_error = NULL, parked_at = NULL`,
   cancelTimer: "DELETE FROM wow_timers WHERE owner = ? AND key = ?",
   cancelTimersOf: "DELETE FROM wow_timers WHERE owner = ?",
@@ -108,7 +108,7 @@ export interface Statements {
   readonly lastPosition: Database.Statement<[], { position: number | null }>;
   readonly readEvents: Database.Statement<[number, number], EventRow & { stream: string }>;
   readonly writeMark: Database.Statement<[], { changes: number; data_version: number }>;
-  readonly setTimer: Database.Statement<[string, string, string, string | null, string, number, number, number]>;
+  readonly setTimer: Database.Statement<[string, string, string, string | null, string, string, number, number, number]>;
   readonly cancelTimer: Database.Statement<[string, string]>;
   readonly cancelTimersOf: Database.Statement<[string]>;
   readonly dueWithInputs: Database.Statement<[number, number], DueRow>;

@@ -1,5 +1,5 @@
 // The SELECT of an operators' timer listing: one statement per combination of filters, built here and
-// prepared once. Each filter's expression is the one an index of schema version 7 is built on, so the
+// prepared once. Each filter's expression is the one an index (schema versions 7 and 8) is built on, so the
 // page is an index seek and a short walk in list order, however many timers the store holds.
 import type { TimerQuery } from "../timer-store.js";
 import { TIMER_COLUMNS } from "./statements.js";
@@ -9,7 +9,7 @@ const FILTERS = [
   ["tenantId", "json_extract(t.owner, '$[2]')"],
   ["aggregateId", "json_extract(t.owner, '$[3]')"],
   ["key", "t.key"],
-  ["command", "json_extract(t.spec, '$.command.type')"],
+  ["command", "t.command_type"],
 ] as const;
 
 /** The statement's text, and its parameters for `query` (filters, the cursor's keys, the limit). */

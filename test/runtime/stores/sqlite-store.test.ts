@@ -132,6 +132,9 @@ describe("SQLite journal", () => {
     db.close();
     const j = new SqliteStore(path);
     expect(j.schemaVersion).toBe(SCHEMA_VERSION);
+    // The command type, read out of the old rows' specs into its own column (version 8): listings by it find them.
+    expect((await j.timers.list({ status: "pending", command: "ctx.C" })).map((t) => t.id)).toEqual(["t1"]);
+    expect(await j.timers.list({ status: "pending", command: "ctx.D" })).toEqual([]);
     expect(await j.events.findRequest(A, "r-old")).toEqual({ requestId: "r-old", version: 3, errorCode: "Ok" });
     expect(await j.events.findRequest(B, "r-old")).toEqual({ requestId: "r-old", version: 1, errorCode: "Rejected" });
     expect(await j.events.findRequest(A, "r-new")).toBeUndefined();

@@ -101,6 +101,11 @@ describe.each(stores)("timer store contract: $name", (factory) => {
     expect(await list({ command: "ctx.Ring" })).toEqual(["c-1", "a-2"]);
     expect(await list({ command: "ctx.Ring", aggregateId: "c-1", tenantId: "t1" })).toEqual([]);
     expect(await list({ key: "nothing" })).toEqual([]);
+    // A key set again with another command is listed under its new command only.
+    await store.events.append(commit(other, 1, "r2", 1, [set(timer("c-2", "expire", 500, other))]));
+    expect(await list({ command: "ctx.Ring" })).toEqual(["a-2"]);
+    expect(await list({ command: "ctx.Do", aggregateId: "c-1" })).toEqual(["c-2"]);
+    await store.events.append(commit(other, 2, "r3", 1, [set(ring(timer("c-1", "expire", 500, other)))]));
     // Pages: after a listed timer's due time and id, in due order, each page only its own rows.
     const first = await j.list({ status: "pending", limit: 2 });
     expect(first.map((t) => t.id)).toEqual(["c-1", "a-2"]);
