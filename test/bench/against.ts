@@ -3,8 +3,8 @@
 // script on its own runtime, in a temporary worktree: `tools/previous-tree.ts`), run in turn N times
 // (default 3), so that both meet the same machine. For each field of the benches' last JSON lines (by
 // default every number both print), the median of the pairs' ratios, oriented so that above 1 means
-// this code is better: `this / previous` for a rate (`…_per_s`, `…_mb_per_s`), `previous / this` for
-// anything else (times, memory). Prints a table, then one JSON object.
+// this code is better: `this / previous` for a rate (`…_per_s…`) or a bench's own ratio or speed
+// (`ratio_…`, `speed_…`), `previous / this` for anything else (times, memory). Prints a table, then one JSON object.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -35,7 +35,8 @@ function run(dir: string): Figures {
   return figures;
 }
 
-const higherIsBetter = (field: string) => field.endsWith("_per_s");
+/** Rates (`…_per_s…`) and the benches' own ratios and speeds (`ratio_…`, `speed_…`) are better higher; times and sizes lower. */
+const higherIsBetter = (field: string) => /_per_s(_|$)/.test(field) || /^(ratio|speed)_/.test(field);
 
 const tree = previousTree(ref);
 const current: Figures[] = [];
