@@ -133,6 +133,17 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     sql: (s) => `ALTER TABLE ${s}.wow_timers ADD COLUMN claims bigint NOT NULL DEFAULT 0;`,
   },
+  {
+    // The command type in a column of its own, written with the spec: an index over the spec's JSON made
+    // every write and delete of a timer cast the spec to jsonb (as in SQLite's version 8).
+    version: 3,
+    sql: (s) => `
+      ALTER TABLE ${s}.wow_timers ADD COLUMN command_type text;
+      UPDATE ${s}.wow_timers SET command_type = spec::jsonb -> 'command' ->> 'type';
+      DROP INDEX ${s}.wow_timers_command;
+      CREATE INDEX wow_timers_command ON ${s}.wow_timers (command_type, due, id) WHERE status = 0;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -9,7 +9,7 @@ const FILTERS = [
   ["tenantId", TENANT_OF_TIMER],
   ["aggregateId", "(t.owner::jsonb ->> 3)"],
   ["key", "t.key"],
-  ["command", "(t.spec::jsonb -> 'command' ->> 'type')"],
+  ["command", "t.command_type"],
 ] as const;
 
 /** The statement for `query` in the (quoted) schema `s`, and its parameters (filters, the cursor's keys, the limit). */

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PostgresStore, StoreError, aggregateRef, commandMessage, createHost, type Commit, type WowConfig } from "../../../runtime/index.js";
 import { PgConnection } from "../../../runtime/store/postgres/connection.js";
 import { withDefaultUser } from "../../../runtime/store/postgres/options.js";
-import { SCHEMA_VERSION } from "../../../runtime/store/postgres/schema.js";
+import { MIGRATIONS, SCHEMA_VERSION, migrate } from "../../../runtime/store/postgres/schema.js";
 import { scheduleSpec } from "../../../runtime/testing/index.js";
 import { silentLogger as silent } from "../../../runtime/ops/log.js";
 import { postgresUrl, testSchema } from "../../support/postgres.js";
@@ -85,6 +85,19 @@ describe.skipIf(PG_URL === undefined)("PostgreSQL store", () => {
     expect(error).toMatchObject({ code: "WOW_STORE_SCHEMA_NEWER" });
     expect((error as Error).message).toContain(`version ${SCHEMA_VERSION + 1}, newer than this wowc's ${SCHEMA_VERSION}`);
     expect((error as Error).message).toContain(`"${schema}"`);
+  });
+
+  it("upgrades a version 2 schema: its timers are listed by their command type", async () => {
+    const schema = testSchema(PG_URL!);
+    await admin(async (c) => {
+      await migrate(c, schema, MIGRATIONS.slice(0, 2));
+      const spec = JSON.stringify({ rule: { kind: "at", at: 9000 }, command: { type: "ctx.C", body: {} }, causation: { version: 1, commandId: "c", requestId: "c" } });
+      await c.query(`INSERT INTO "${schema}".wow_timers (id, owner, key, spec, slot, due, fire_at) VALUES ('t1', $1, 'k1', $2, 1, 9000, 9000)`, [JSON.stringify(["ctx", "agg", "(0)", "a-1"]), spec]);
+    });
+    const upgraded = store({ schema });
+    expect(await upgraded.schemaVersion()).toBe(SCHEMA_VERSION);
+    expect((await upgraded.timers.list({ status: "pending", command: "ctx.C" })).map((t) => t.id)).toEqual(["t1"]);
+    expect(await upgraded.timers.list({ status: "pending", command: "ctx.D" })).toEqual([]);
   });
 
   it("names host, port and database when the server cannot be used, never the password", async () => {
