@@ -151,8 +151,9 @@ for (let round = 0; round < ROUNDS; round++) {
 const plain_http_per_s = Math.round(median(plainRates));
 const http_per_s = Math.round(median(httpRates));
 const in_process_per_s = Math.round(median(inProcessRates));
-/** The median of each round's `a[i] / b[i]`: a round's paths run one after another, so they share the machine's mood. */
-const pairRatio = (a: readonly number[], b: readonly number[]) => Number(median(a.map((x, i) => x / b[i]!)).toFixed(3));
+/** Each round's `a[i] / b[i]`: a round's paths run one after another, so they share the machine's mood. */
+const roundRatios = (a: readonly number[], b: readonly number[]) => a.map((x, i) => x / b[i]!);
+const pairRatio = (a: readonly number[], b: readonly number[]) => Number(median(roundRatios(a, b)).toFixed(3));
 const ratio = pairRatio(httpRates, inProcessRates);
 const unchecked_http_per_s = Math.round(median(uncheckedRates));
 /** What checking bodies against their schemas costs the route (1: nothing). */
@@ -175,7 +176,7 @@ if (ON_POSTGRES) {
   console.log(`| PostgreSQL: HTTP PUT …/receive_stock | ${Math.round(median(pgHttpRates))} | ${pgHttpRates.map(Math.round).join(", ")} |`);
 }
 console.log(`| node:http's cost plus the decision's (1 / (1/in-process + 1/empty)) | ${sum_model_per_s} | |`);
-console.log(`ratio HTTP / in-process: ${ratio} (median of the rounds' own ratios: ${httpRates.map((x, i) => (x / inProcessRates[i]!).toFixed(2)).join(", ")})`);
+console.log(`ratio HTTP / in-process: ${ratio} (median of the rounds' own ratios: ${roundRatios(httpRates, inProcessRates).map((r) => r.toFixed(2)).join(", ")})`);
 const postgres = ON_POSTGRES
   ? { store: "postgres", pg_http_per_s: Math.round(median(pgHttpRates)), pg_in_process_per_s: Math.round(median(pgInProcessRates)), pg_ratio_to_sqlite: Number((median(pgHttpRates) / http_per_s).toFixed(3)) }
   : {};
