@@ -32,14 +32,14 @@ const store = new SqliteStore(join(dir, "console.db"));
 // due over the next 30 days, owned by stocks of 1,000 tenants, under a few keys and command types.
 const seedStart = performance.now();
 const now = Date.now();
-const insert = store.db.prepare("INSERT INTO wow_timers (id, owner, key, spec, command_type, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)");
+const insert = store.db.prepare("INSERT INTO wow_timers (id, owner, tenant_id, aggregate_id, key, spec, command_type, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)");
 store.db.transaction(() => {
   for (let i = 0; i < TIMERS; i++) {
     const due = now + 3_600_000 + Math.floor((i * 2_592_000_000) / TIMERS);
-    const owner = refKey(aggregateRef("shop", "Stock", `s-${i}`, `t-${i % TENANTS}`));
+    const ref = aggregateRef("shop", "Stock", `s-${i}`, `t-${i % TENANTS}`);
     const command = i % 10 === 0 ? "shop.Release" : "shop.Receive";
     const spec = JSON.stringify({ rule: { kind: "at", at: due }, command: { type: command, body: { quantity: 1 } }, causation: { version: 1, commandId: `c-${i}` } });
-    insert.run(`timer-${String(i).padStart(8, "0")}`, owner, i % 7 === 0 ? "restock" : `hold:${i % 100}`, spec, command, due, due);
+    insert.run(`timer-${String(i).padStart(8, "0")}`, refKey(ref), ref.tenantId, ref.id, i % 7 === 0 ? "restock" : `hold:${i % 100}`, spec, command, due, due);
   }
 })();
 const seedTimersS = (performance.now() - seedStart) / 1000;

@@ -126,7 +126,8 @@ export class SqliteConnection extends RefKeys {
       else if (change.kind === "cancel") this.stmt.cancelTimer.run(key, change.key);
       else {
         const t = change.timer;
-        this.stmt.setTimer.run(t.id, key, t.key, sameRef(t.target, t.owner) ? null : this.keyOf(t.target), specs[i]!, t.command.type, t.slot, t.due, t.due);
+        const target = sameRef(t.target, t.owner) ? null : this.keyOf(t.target);
+        this.stmt.setTimer.run(t.id, key, t.owner.tenantId, t.owner.id, t.key, target, specs[i]!, t.command.type, t.slot, t.due, t.due);
       }
     });
   }

@@ -194,6 +194,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX wow_timers_command ON wow_timers (command_type, due, id) WHERE status = 0;
     `,
   },
+  {
+    // The owner's tenant and aggregate id in columns of their own too, for the same reason: the indexes on
+    // json_extract of the owner parsed it twice for every timer written or deleted (a delivery's delete of
+    // its timer cost about half as much again).
+    version: 9,
+    sql: `
+      ALTER TABLE wow_timers ADD COLUMN tenant_id TEXT;
+      ALTER TABLE wow_timers ADD COLUMN aggregate_id TEXT;
+      UPDATE wow_timers SET tenant_id = json_extract(owner, '$[2]'), aggregate_id = json_extract(owner, '$[3]');
+      DROP INDEX wow_timers_tenant;
+      DROP INDEX wow_timers_aggregate;
+      DROP INDEX wow_timers_parked_tenant;
+      CREATE INDEX wow_timers_tenant ON wow_timers (tenant_id, due, id) WHERE status = 0;
+      CREATE INDEX wow_timers_aggregate ON wow_timers (aggregate_id, due, id) WHERE status = 0;
+      CREATE INDEX wow_timers_parked_tenant ON wow_timers (tenant_id, parked_at, id) WHERE status = 1;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

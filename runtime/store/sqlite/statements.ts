@@ -3,6 +3,7 @@
 // request-id format is defined once, in JS.
 import type Database from "better-sqlite3";
 import type { EventRow, ParkedEventRow, RequestColumns, TimerColumns } from "../sql-rows.js";
+import { NamedRows } from "./named-rows.js";
 
 /** The timer columns every timer read returns. */
 export const TIMER_COLUMNS = "t.id, t.owner, t.spec, t.key, t.slot, t.due, t.fire_at, t.status, t.attempts, t.last_error, t.parked_at, t.target";
@@ -37,7 +38,7 @@ export const SQL = {
   writeMark: "SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version()) AS data_version",
 
   /** Setting a key again replaces its timer (new id, spec and slot; pending, attempts reset) in one statement. */
-  setTimer: `INSERT INTO wow_timers (id, owner, key, target, spec, command_type, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  setTimer: `INSERT INTO wow_timers (id, owner, tenant_id, aggregate_id, key, target, spec, command_type, slot, due, fire_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (owner, key) DO UPDATE SET id = excluded.id, target = excluded.target, spec = excluded.spec, command_type = excluded.command_type, slot = excluded.slot, due = excluded.due,
       fire_at = excluded.fire_at, status = 0, attempts = 0, last_error = NULL, parked_at = NULL`,
   cancelTimer: "DELETE FROM wow_timers WHERE owner = ? AND key = ?",
@@ -50,9 +51,9 @@ export const SQL = {
   nextDueAt: "SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0",
   countDue: "SELECT count(*) AS n FROM wow_timers WHERE status = 0 AND fire_at <= ?",
   countParkedTimers: "SELECT count(*) AS n FROM wow_timers WHERE status = 1",
-  // A tenant's counts: the owner key is refKey's JSON array, the tenant its third element (indexed: wow_timers_tenant).
-  countDueOf: "SELECT count(*) AS n FROM wow_timers WHERE json_extract(owner, '$[2]') = ? AND status = 0 AND fire_at <= ?",
-  countParkedTimersOf: "SELECT count(*) AS n FROM wow_timers WHERE json_extract(owner, '$[2]') = ? AND status = 1",
+  // A tenant's counts (indexed: wow_timers_tenant, wow_timers_parked_tenant).
+  countDueOf: "SELECT count(*) AS n FROM wow_timers WHERE tenant_id = ? AND status = 0 AND fire_at <= ?",
+  countParkedTimersOf: "SELECT count(*) AS n FROM wow_timers WHERE tenant_id = ? AND status = 1",
   countParkedEvents: "SELECT count(*) AS n FROM wow_subscription_parked",
   countParkedEventsOf: "SELECT count(*) AS n FROM wow_subscription_parked WHERE json_extract(event, '$.aggregate.tenantId') = ?",
   /** Ends many slots at once: the parameter is a JSON array of [id, slot]. */
@@ -95,51 +96,54 @@ export interface DueRow extends TimerColumns, StreamAndRequestRow {
 
 /** The statements, prepared on one connection (their parameters and rows typed here). */
 export interface Statements {
-  readonly streamState: Database.Statement<[string], StreamStateRow>;
-  readonly streamEvents: Database.Statement<[string], EventRow>;
-  readonly streamEventsAfter: Database.Statement<[string, number], EventRow>;
-  readonly snapshot: Database.Statement<[string], { version: number; state: string }>;
+  readonly streamState: NamedRows<[string], StreamStateRow>;
+  readonly streamEvents: NamedRows<[string], EventRow>;
+  readonly streamEventsAfter: NamedRows<[string, number], EventRow>;
+  readonly snapshot: NamedRows<[string], { version: number; state: string }>;
   readonly saveSnapshot: Database.Statement<[string, number, string]>;
-  readonly request: Database.Statement<[string, string], { version: number; error_code: string }>;
-  readonly streamAndRequest: Database.Statement<[string, string], StreamAndRequestRow>;
+  readonly request: NamedRows<[string, string], { version: number; error_code: string }>;
+  readonly streamAndRequest: NamedRows<[string, string], StreamAndRequestRow>;
   readonly insertRequest: Database.Statement<[string, string, number, string]>;
   readonly markDeleted: Database.Statement<[string]>;
   readonly insertEvent: Database.Statement<[string, number, number, string, string]>;
-  readonly lastPosition: Database.Statement<[], { position: number | null }>;
-  readonly readEvents: Database.Statement<[number, number], EventRow & { stream: string }>;
-  readonly writeMark: Database.Statement<[], { changes: number; data_version: number }>;
-  readonly setTimer: Database.Statement<[string, string, string, string | null, string, string, number, number, number]>;
+  readonly lastPosition: NamedRows<[], { position: number | null }>;
+  readonly readEvents: NamedRows<[number, number], EventRow & { stream: string }>;
+  readonly writeMark: NamedRows<[], { changes: number; data_version: number }>;
+  readonly setTimer: Database.Statement<[string, string, string, string, string, string | null, string, string, number, number, number]>;
   readonly cancelTimer: Database.Statement<[string, string]>;
   readonly cancelTimersOf: Database.Statement<[string]>;
-  readonly dueWithInputs: Database.Statement<[number, number], DueRow>;
-  readonly nextDueAt: Database.Statement<[], { at: number | null }>;
+  readonly dueWithInputs: NamedRows<[number, number], DueRow>;
+  readonly nextDueAt: NamedRows<[], { at: number | null }>;
   readonly settleDone: Database.Statement<[string]>;
   readonly settleNext: Database.Statement<[number, number, number, string, number]>;
   readonly settleRetry: Database.Statement<[number, number, string, string, number]>;
   readonly settlePark: Database.Statement<[number, string, number, string, number]>;
-  readonly timer: Database.Statement<[string], TimerColumns>;
-  readonly timersOf: Database.Statement<[string], TimerColumns>;
+  readonly timer: NamedRows<[string], TimerColumns>;
+  readonly timersOf: NamedRows<[string], TimerColumns>;
   readonly redrive: Database.Statement<[number, string]>;
-  readonly checkpoint: Database.Statement<[string], { position: number }>;
+  readonly checkpoint: NamedRows<[string], { position: number }>;
   readonly saveCheckpoint: Database.Statement<[string, number]>;
   readonly park: Database.Statement<[string, string, number, string, number, string, number]>;
-  readonly parkedEvents: Database.Statement<[number, string, number], ParkedEventRow>;
-  readonly countDue: Database.Statement<[number], { n: number }>;
-  readonly countParkedTimers: Database.Statement<[], { n: number }>;
-  readonly countDueOf: Database.Statement<[string, number], { n: number }>;
-  readonly countParkedTimersOf: Database.Statement<[string], { n: number }>;
-  readonly countParkedEvents: Database.Statement<[], { n: number }>;
-  readonly countParkedEventsOf: Database.Statement<[string], { n: number }>;
-  readonly parkedEventsOf: Database.Statement<[string, number, string, number], ParkedEventRow>;
-  readonly parkedEvent: Database.Statement<[string], ParkedEventRow>;
+  readonly parkedEvents: NamedRows<[number, string, number], ParkedEventRow>;
+  readonly countDue: NamedRows<[number], { n: number }>;
+  readonly countParkedTimers: NamedRows<[], { n: number }>;
+  readonly countDueOf: NamedRows<[string, number], { n: number }>;
+  readonly countParkedTimersOf: NamedRows<[string], { n: number }>;
+  readonly countParkedEvents: NamedRows<[], { n: number }>;
+  readonly countParkedEventsOf: NamedRows<[string], { n: number }>;
+  readonly parkedEventsOf: NamedRows<[string, number, string, number], ParkedEventRow>;
+  readonly parkedEvent: NamedRows<[string], ParkedEventRow>;
   readonly unpark: Database.Statement<[string]>;
   readonly rememberInstance: Database.Statement<[string, string]>;
-  readonly instances: Database.Statement<[], { ref: string }>;
+  readonly instances: NamedRows<[], { ref: string }>;
 }
 
-/** Prepares every statement of `SQL` on `db`. */
+/** Prepares every statement of `SQL` on `db`; a reading one gives its rows as `NamedRows`. */
 export function prepareStatements(db: Database.Database): Statements {
-  const prepared: Record<string, Database.Statement> = {};
-  for (const [name, sql] of Object.entries(SQL)) prepared[name] = db.prepare(sql);
+  const prepared: Record<string, Database.Statement | NamedRows<unknown[], unknown>> = {};
+  for (const [name, sql] of Object.entries(SQL)) {
+    const statement = db.prepare(sql);
+    prepared[name] = statement.reader ? new NamedRows(statement) : statement;
+  }
   return prepared as unknown as Statements;
 }

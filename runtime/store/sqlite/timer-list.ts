@@ -1,13 +1,13 @@
 // The SELECT of an operators' timer listing: one statement per combination of filters, built here and
-// prepared once. Each filter's expression is the one an index (schema versions 7 and 8) is built on, so the
+// prepared once. Each filter's expression is the one an index (schema versions 7 to 9) is built on, so the
 // page is an index seek and a short walk in list order, however many timers the store holds.
 import type { TimerQuery } from "../timer-store.js";
 import { TIMER_COLUMNS } from "./statements.js";
 
 /** The filters a listing statement takes, in parameter order: each adds `<expression> = ?`. */
 const FILTERS = [
-  ["tenantId", "json_extract(t.owner, '$[2]')"],
-  ["aggregateId", "json_extract(t.owner, '$[3]')"],
+  ["tenantId", "t.tenant_id"],
+  ["aggregateId", "t.aggregate_id"],
   ["key", "t.key"],
   ["command", "t.command_type"],
 ] as const;

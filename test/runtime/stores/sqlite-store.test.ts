@@ -135,6 +135,11 @@ describe("SQLite journal", () => {
     // The command type, read out of the old rows' specs into its own column (version 8): listings by it find them.
     expect((await j.timers.list({ status: "pending", command: "ctx.C" })).map((t) => t.id)).toEqual(["t1"]);
     expect(await j.timers.list({ status: "pending", command: "ctx.D" })).toEqual([]);
+    // The owner's tenant and id, likewise (version 9): t1 pending, t2 parked, both owned by A.
+    expect((await j.timers.list({ status: "pending", tenantId: A.tenantId, aggregateId: A.id })).map((t) => t.id)).toEqual(["t1"]);
+    expect((await j.timers.list({ status: "parked", tenantId: A.tenantId })).map((t) => t.id)).toEqual(["t2"]);
+    expect(await j.timers.list({ status: "pending", aggregateId: B.id })).toEqual([]);
+    expect(await j.timers.counts(99_999, A.tenantId)).toEqual({ due: 1, parked: 1 });
     expect(await j.events.findRequest(A, "r-old")).toEqual({ requestId: "r-old", version: 3, errorCode: "Ok" });
     expect(await j.events.findRequest(B, "r-old")).toEqual({ requestId: "r-old", version: 1, errorCode: "Rejected" });
     expect(await j.events.findRequest(A, "r-new")).toBeUndefined();
