@@ -6,6 +6,11 @@ export function slotRequestId(timer: string, slot: number): string {
   return `${timer}#${slot}`;
 }
 
+/** `slotRequestId` as an SQL expression, over the expressions of a timer's id and its integer slot. */
+export function slotRequestIdSql(timer: string, slot: string): string {
+  return `${timer} || '#' || ${slot}`;
+}
+
 /** The request id of the `index`-th (0-based) command derived from an event: `<eventId>-<index>`. */
 export function derivedRequestId(eventId: string, index: number): string {
   return `${eventId}-${index}`;

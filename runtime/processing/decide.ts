@@ -158,8 +158,10 @@ function copyData(value: unknown, seen: Map<object, unknown>): unknown {
   const out: Record<string, unknown> = proto === null ? Object.create(null) : {};
   seen.set(value, out);
   for (const key of Object.keys(value)) {
-    // defineProperty: a `__proto__` key (JSON.parse makes it an own property) must stay a property, not become the prototype.
-    Object.defineProperty(out, key, { value: copyData((value as Record<string, unknown>)[key], seen), writable: true, enumerable: true, configurable: true });
+    const item = copyData((value as Record<string, unknown>)[key], seen);
+    // A `__proto__` key (JSON.parse makes it an own property) must stay a property, not become the prototype.
+    if (key === "__proto__") Object.defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
+    else out[key] = item;
   }
   return out;
 }

@@ -227,6 +227,22 @@ describe.each(stores)("commands to one aggregate: $name", (store) => {
       expect(body).toEqual({ amount: 2, tags: ["x"] }); // the caller's command is left as it was
     });
 
+    it("the copy keeps a body key named __proto__ (as JSON.parse makes it) an own property, not the copy's prototype", async () => {
+      open();
+      await opened();
+      const seen: unknown[] = [];
+      probe.gate = async (command) => void seen.push(command.body);
+      const body = JSON.parse('{"amount": 5, "__proto__": {"polluted": true}, "nested": {"__proto__": [1]}}') as Record<string, unknown>;
+      expect((await processor.send(commandMessage(T.Deposit, body, A1))).outcome).toBe("decided");
+      const copy = seen[0] as Record<string, unknown>;
+      expect(copy).not.toBe(body);
+      expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(copy, "__proto__")).toMatchObject({ value: { polluted: true }, writable: true, enumerable: true, configurable: true });
+      expect(copy["polluted"]).toBeUndefined();
+      expect(Object.getOwnPropertyDescriptor(copy["nested"], "__proto__")?.value).toEqual([1]);
+      expect(Object.keys(copy)).toEqual(["amount", "__proto__", "nested"]);
+    });
+
     it("in-process concurrent mutating handlers: 1 € + 2 € is 300 cents", async () => {
       open();
       await opened();

@@ -4,7 +4,6 @@ import Database from "better-sqlite3";
 import { refOfKey, sameRef } from "../../model/aggregate-ref.js";
 import { RefKeys } from "../ref-keys.js";
 import type { EventMessage } from "../../model/messages.js";
-import { slotRequestId } from "../../model/request-ids.js";
 import { DuplicateRequestError, StoreDamagedError, UnstorableCommitError, VersionConflictError } from "../errors.js";
 import type { AppendResult, Commit, StoredStream, TimerChange } from "../event-store.js";
 import { atPosition, toEvent, type CommitData } from "../stored-json.js";
@@ -37,7 +36,6 @@ export class SqliteConnection extends RefKeys {
       const existing = holdsStore(this.db);
       if (existing && options.integrityCheck !== false) checkIntegrity(this.db, path);
       checkMarker(path, existing ? storeIdOf(this.db) : undefined);
-      this.db.function("wow_slot_request", { deterministic: true }, (id, slot) => slotRequestId(String(id), Number(slot)));
       this.schemaVersion = migrate(this.db);
       writeMarker(path, ensureStoreId(this.db));
       this.stmt = prepareStatements(this.db);

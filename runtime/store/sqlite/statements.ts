@@ -1,7 +1,8 @@
 // Every SQL statement of the SQLite store, one named text each (rows read by column name). Stream keys
-// are `refKey`s; `wow_slot_request(id, slot)` is `slotRequestId`, registered on the connection, so the
-// request-id format is defined once, in JS.
+// are `refKey`s; a slot's request id is `slotRequestIdSql`, written beside `slotRequestId`, so the
+// request-id format is defined in one place.
 import type Database from "better-sqlite3";
+import { slotRequestIdSql } from "../../model/request-ids.js";
 import type { EventRow, ParkedEventRow, RequestColumns, TimerColumns } from "../sql-rows.js";
 import { NamedRows } from "./named-rows.js";
 
@@ -46,7 +47,7 @@ export const SQL = {
   /** Due timers, earliest first, each with what its current slot's command meets: its target stream's state and the slot's request record. */
   dueWithInputs: `SELECT ${TIMER_COLUMNS}, t.rowid AS row, ${streamState("t.stream")}, r.version AS request_version, r.error_code
     FROM (SELECT *, rowid, coalesce(target, owner) AS stream FROM wow_timers WHERE status = 0 AND fire_at <= ? ORDER BY fire_at LIMIT ?) AS t
-    LEFT JOIN wow_requests AS r ON r.request_id = wow_slot_request(t.id, t.slot) AND r.stream = t.stream
+    LEFT JOIN wow_requests AS r ON r.request_id = ${slotRequestIdSql("t.id", "t.slot")} AND r.stream = t.stream
     ORDER BY t.due`,
   nextDueAt: "SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0",
   countDue: "SELECT count(*) AS n FROM wow_timers WHERE status = 0 AND fire_at <= ?",
