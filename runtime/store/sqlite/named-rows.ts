@@ -7,10 +7,10 @@ import type Database from "better-sqlite3";
  */
 export class NamedRows<P extends unknown[], R> {
   private readonly raw: Database.Statement<P, unknown[]>;
-  private readonly names: readonly string[];
+  private readonly named: (row: unknown[]) => R;
 
   constructor(statement: Database.Statement<P, R>) {
-    this.names = statement.columns().map((column) => column.name);
+    this.named = rowBuilder<R>(statement.columns().map((column) => column.name));
     this.raw = statement.raw(true) as unknown as Database.Statement<P, unknown[]>;
   }
 
@@ -25,12 +25,18 @@ export class NamedRows<P extends unknown[], R> {
     for (let i = 0; i < rows.length; i++) named[i] = this.named(rows[i]!);
     return named;
   }
+}
 
-  /** Every object gets its keys in the same order, so they share one shape. */
-  private named(row: unknown[]): R {
-    const names = this.names;
-    const object: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) object[names[i]!] = row[i];
-    return object as R;
-  }
+/**
+ * `row => ({ name0: row[0], … })` for these column names, compiled once per statement: an object
+ * literal is made in one step with one shape, where assigning the names in a loop costs about five
+ * times as much per row. The names are the statement's own (written into the source as JSON strings);
+ * a name given twice keeps its last column, as the driver's rows do.
+ */
+function rowBuilder<R>(names: readonly string[]): (row: unknown[]) => R {
+  const last = new Map(names.map((name, i) => [name, i]));
+  // In a literal, a `__proto__` key would set the prototype instead.
+  if (last.has("__proto__")) throw new Error("a statement's column is named __proto__: rename it (AS …)");
+  const fields = [...last].map(([name, i]) => `${JSON.stringify(name)}: row[${i}]`);
+  return new Function("row", `return { ${fields.join(", ")} };`) as (row: unknown[]) => R;
 }

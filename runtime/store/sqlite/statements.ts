@@ -44,11 +44,14 @@ export const SQL = {
       fire_at = excluded.fire_at, status = 0, attempts = 0, last_error = NULL, parked_at = NULL`,
   cancelTimer: "DELETE FROM wow_timers WHERE owner = ? AND key = ?",
   cancelTimersOf: "DELETE FROM wow_timers WHERE owner = ?",
-  /** Due timers, earliest first, each with what its current slot's command meets: its target stream's state and the slot's request record. */
+  /**
+   * Due timers, the earliest to fire first (not sorted by due: the claim does that, for less than SQLite's
+   * sorter costs), each with what its current slot's command meets: its target stream's state and the
+   * slot's request record.
+   */
   dueWithInputs: `SELECT ${TIMER_COLUMNS}, t.rowid AS row, ${streamState("t.stream")}, r.version AS request_version, r.error_code
     FROM (SELECT *, rowid, coalesce(target, owner) AS stream FROM wow_timers WHERE status = 0 AND fire_at <= ? ORDER BY fire_at LIMIT ?) AS t
-    LEFT JOIN wow_requests AS r ON r.request_id = ${slotRequestIdSql("t.id", "t.slot")} AND r.stream = t.stream
-    ORDER BY t.due`,
+    LEFT JOIN wow_requests AS r ON r.request_id = ${slotRequestIdSql("t.id", "t.slot")} AND r.stream = t.stream`,
   nextDueAt: "SELECT MIN(fire_at) AS at FROM wow_timers WHERE status = 0",
   countDue: "SELECT count(*) AS n FROM wow_timers WHERE status = 0 AND fire_at <= ?",
   countParkedTimers: "SELECT count(*) AS n FROM wow_timers WHERE status = 1",

@@ -49,7 +49,8 @@ export class SqliteTimerStore implements TimerStore {
       const rows: number[] = [];
       /** The streams read so far: timers of one target share its events. */
       const streams = new Map<string, DecisionInput>();
-      for (const row of this.c.stmt.dueWithInputs.all(now, limit)) {
+      // In due order (a stable sort: timers due together stay in the order they fire).
+      for (const row of this.c.stmt.dueWithInputs.all(now, limit).sort(byDue)) {
         const timer = toTimer(row, refs);
         const key = row.target ?? row.owner;
         this.c.knowKey(timer.target, key);
@@ -176,6 +177,8 @@ export class SqliteTimerStore implements TimerStore {
     });
   }
 }
+
+const byDue = (a: { readonly due: number }, b: { readonly due: number }): number => a.due - b.due;
 
 function sameMark(a: WriteMark, b: WriteMark): boolean {
   return a[0] === b[0] && a[1] === b[1];
