@@ -161,7 +161,7 @@ async function writeRows(c: PgConnection, tx: Transaction, rows: Rows, settlemen
   if (rows.requests[0].length > 0) await tx.run(sql.insertRequests, rows.requests);
   const dropAll: string[] = [];
   const cancels: [string[], string[]] = [[], []];
-  const sets: [string[], string[], string[], (string | null)[], string[], number[], number[], string[]] = [[], [], [], [], [], [], [], []];
+  const sets: [string[], string[], string[], (string | null)[], string[], number[], number[], string[], string[], string[]] = [[], [], [], [], [], [], [], [], [], []];
   for (const [owner, timers] of rows.timers) {
     if (timers.cancelAll) dropAll.push(owner);
     for (const [key, set] of timers.keys) {
@@ -182,6 +182,8 @@ async function writeRows(c: PgConnection, tx: Transaction, rows: Rows, settlemen
       sets[5].push(t.slot);
       sets[6].push(t.due);
       sets[7].push(t.command.type);
+      sets[8].push(t.owner.tenantId);
+      sets[9].push(t.owner.id);
     }
   }
   if (dropAll.length > 0) await tx.run(sql.cancelTimersOf, [dropAll]);

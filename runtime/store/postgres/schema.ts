@@ -144,6 +144,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX wow_timers_command ON ${s}.wow_timers (command_type, due, id) WHERE status = 0;
     `,
   },
+  {
+    // The owner's tenant and aggregate id in columns of their own too, for the same reason (as in
+    // SQLite's version 9): their indexes cast the owner to jsonb for every timer written or deleted.
+    version: 4,
+    sql: (s) => `
+      ALTER TABLE ${s}.wow_timers ADD COLUMN tenant_id text, ADD COLUMN aggregate_id text;
+      UPDATE ${s}.wow_timers SET tenant_id = owner::jsonb ->> 2, aggregate_id = owner::jsonb ->> 3;
+      DROP INDEX ${s}.wow_timers_tenant;
+      DROP INDEX ${s}.wow_timers_aggregate;
+      DROP INDEX ${s}.wow_timers_parked_tenant;
+      CREATE INDEX wow_timers_tenant ON ${s}.wow_timers (tenant_id, due, id) WHERE status = 0;
+      CREATE INDEX wow_timers_aggregate ON ${s}.wow_timers (aggregate_id, due, id) WHERE status = 0;
+      CREATE INDEX wow_timers_parked_tenant ON ${s}.wow_timers (tenant_id, parked_at, id) WHERE status = 1;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -12,8 +12,8 @@ export interface Statement {
 /** The timer columns every timer read returns. */
 export const TIMER = "t.id, t.owner, t.spec, t.key, t.slot, t.due, t.fire_at, t.status, t.attempts, t.last_error, t.parked_at, t.target";
 
-/** A timer's tenant: its owner key is refKey's JSON array, the tenant its third element (indexed). */
-export const TENANT_OF_TIMER = "(t.owner::jsonb ->> 2)";
+/** A timer's tenant, a column written with the timer (indexed). */
+export const TENANT_OF_TIMER = "t.tenant_id";
 /** A parked event's tenant (indexed). */
 const TENANT_OF_EVENT = "(event::jsonb -> 'aggregate' ->> 'tenantId')";
 
@@ -53,9 +53,10 @@ function texts(s: string) {
     cancelTimersOf: `DELETE FROM ${s}.wow_timers WHERE owner = ANY($1::text[])`,
     cancelTimers: `DELETE FROM ${s}.wow_timers AS t USING unnest($1::text[], $2::text[]) AS k(owner, key) WHERE t.owner = k.owner AND t.key = k.key`,
     /** Setting a key again replaces its timer (new id, spec and slot; pending, attempts reset). */
-    setTimers: `INSERT INTO ${s}.wow_timers (id, owner, key, target, spec, slot, due, fire_at, command_type)
-      SELECT id, owner, key, target, spec, slot, due, due, command_type FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::bigint[], $8::text[])
-        AS k(id, owner, key, target, spec, slot, due, command_type)
+    setTimers: `INSERT INTO ${s}.wow_timers (id, owner, key, target, spec, slot, due, fire_at, command_type, tenant_id, aggregate_id)
+      SELECT id, owner, key, target, spec, slot, due, due, command_type, tenant_id, aggregate_id
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::bigint[], $8::text[], $9::text[], $10::text[])
+        AS k(id, owner, key, target, spec, slot, due, command_type, tenant_id, aggregate_id)
       ON CONFLICT (owner, key) DO UPDATE SET id = excluded.id, target = excluded.target, spec = excluded.spec, command_type = excluded.command_type, slot = excluded.slot, due = excluded.due,
         fire_at = excluded.fire_at, status = 0, attempts = 0, last_error = NULL, parked_at = NULL, claimed_by = NULL`,
     settleDone: `DELETE FROM ${s}.wow_timers AS t USING unnest($1::text[], $2::integer[]) AS k(id, slot) WHERE t.id = k.id AND t.slot = k.slot AND t.status = 0`,

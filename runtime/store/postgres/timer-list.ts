@@ -7,7 +7,7 @@ import { TENANT_OF_TIMER, TIMER, type Statement } from "./statements.js";
 /** The filters a listing statement takes, in parameter order: each adds `<expression> = $n`. */
 const FILTERS = [
   ["tenantId", TENANT_OF_TIMER],
-  ["aggregateId", "(t.owner::jsonb ->> 3)"],
+  ["aggregateId", "t.aggregate_id"],
   ["key", "t.key"],
   ["command", "t.command_type"],
 ] as const;

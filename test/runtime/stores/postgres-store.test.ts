@@ -87,7 +87,7 @@ describe.skipIf(PG_URL === undefined)("PostgreSQL store", () => {
     expect((error as Error).message).toContain(`"${schema}"`);
   });
 
-  it("upgrades a version 2 schema: its timers are listed by their command type", async () => {
+  it("upgrades a version 2 schema: its timers are listed by their command type, tenant and aggregate id", async () => {
     const schema = testSchema(PG_URL!);
     await admin(async (c) => {
       await migrate(c, schema, MIGRATIONS.slice(0, 2));
@@ -98,6 +98,10 @@ describe.skipIf(PG_URL === undefined)("PostgreSQL store", () => {
     expect(await upgraded.schemaVersion()).toBe(SCHEMA_VERSION);
     expect((await upgraded.timers.list({ status: "pending", command: "ctx.C" })).map((t) => t.id)).toEqual(["t1"]);
     expect(await upgraded.timers.list({ status: "pending", command: "ctx.D" })).toEqual([]);
+    // (versions 3 and 4 read the command type, then the owner's tenant and id, out of the old rows)
+    expect((await upgraded.timers.list({ status: "pending", tenantId: "(0)", aggregateId: "a-1" })).map((t) => t.id)).toEqual(["t1"]);
+    expect(await upgraded.timers.list({ status: "pending", aggregateId: "a-2" })).toEqual([]);
+    expect(await upgraded.timers.counts(10_000, "(0)")).toEqual({ due: 1, parked: 0 });
   });
 
   it("names host, port and database when the server cannot be used, never the password", async () => {
