@@ -49,6 +49,21 @@ const SCATTER = process.env.WOW_BENCH_SCATTER === "1";
 /** `WOW_BENCH_PAGE_SIZE=n`: the journal file's SQLite page size (default: the journal's). */
 const PAGE_SIZE = process.env.WOW_BENCH_PAGE_SIZE === undefined ? undefined : Number(process.env.WOW_BENCH_PAGE_SIZE);
 
+/**
+ * `WOW_BENCH_WAL_PAGES=n` / `WOW_BENCH_WAL_LIMIT_MB=m`: the phases' WAL bound (default: the store's own,
+ * a checkpoint every 10,000 pages, cut back to 64 MB), e.g. to time a build from before that bound with
+ * its own settings (100,000 pages, no cut).
+ */
+function sqliteOptions(): import("../../runtime/index.js").SqliteStoreOptions {
+  const pages = process.env.WOW_BENCH_WAL_PAGES;
+  const limit = process.env.WOW_BENCH_WAL_LIMIT_MB;
+  return {
+    ...(PAGE_SIZE === undefined ? {} : { pageSize: PAGE_SIZE }),
+    ...(pages === undefined ? {} : { walAutocheckpoint: Number(pages) }),
+    ...(limit === undefined ? {} : { walSizeLimitMb: Number(limit) }),
+  };
+}
+
 interface PhaseResult {
   pending: number;
   due: number;
@@ -88,7 +103,7 @@ async function phase(pending: number, kind: StoreKind): Promise<PhaseResult> {
   const schema = kind === "postgres" ? await postgresBenchSchema() : undefined;
   try {
     const journal: import("../../runtime/index.js").Store =
-      schema === undefined ? new SqliteStore(join(dir, "journal.db"), PAGE_SIZE === undefined ? {} : { pageSize: PAGE_SIZE }) : new PostgresStore({ url: POSTGRES_BENCH_URL, schema: schema.name });
+      schema === undefined ? new SqliteStore(join(dir, "journal.db"), sqliteOptions()) : new PostgresStore({ url: POSTGRES_BENCH_URL, schema: schema.name });
     await journal.open?.();
     let offset = 0;
     const clock: Clock = { now: () => Date.now() + offset, sleep: systemClock.sleep };
