@@ -20,10 +20,7 @@ export class NamedRows<P extends unknown[], R> {
   }
 
   all(...params: P): R[] {
-    const rows = this.raw.all(...params);
-    const named = new Array<R>(rows.length);
-    for (let i = 0; i < rows.length; i++) named[i] = this.named(rows[i]!);
-    return named;
+    return this.raw.all(...params).map(this.named);
   }
 }
 

@@ -2,7 +2,6 @@
 // due timers with what their slots' commands meet, without writing; the batch's commits and
 // settlements are then written in one transaction, fenced by each claim's number (a later claim of a
 // timer voids the earlier one's commits and settlements for it).
-import type Database from "better-sqlite3";
 import type { AggregateRef } from "../../model/aggregate-ref.js";
 import { slotRequestId } from "../../model/request-ids.js";
 import { UnstorableCommitError } from "../errors.js";
@@ -15,6 +14,7 @@ import { bulkStatements, commitBulk, type BulkStatements, type EntryData, type W
 import type { SqliteConnection, StreamState } from "./connection.js";
 import { toTimer, type TimerColumns } from "../sql-rows.js";
 import { timerListStatement } from "./timer-list.js";
+import { NamedRows } from "./named-rows.js";
 
 /** What a claim read, for `commitBatch`: the file's write mark before the read, each timer's rowid, and its claim number. */
 export interface SqliteClaim {
@@ -31,7 +31,7 @@ export class SqliteTimerStore implements TimerStore {
   private readonly bulk: BulkStatements;
   private readonly fence = new ClaimFence();
   /** The listing statements prepared so far, by their text (one per combination of filters: at most 64). */
-  private readonly listings = new Map<string, Database.Statement<unknown[], TimerColumns>>();
+  private readonly listings = new Map<string, NamedRows<unknown[], TimerColumns>>();
 
   constructor(private readonly c: SqliteConnection) {
     this.bulk = bulkStatements(c.db);
@@ -127,7 +127,7 @@ export class SqliteTimerStore implements TimerStore {
     return this.c.guard(() => {
       const { sql, params } = timerListStatement(query, query.limit ?? DEFAULT_LIST_LIMIT);
       let statement = this.listings.get(sql);
-      if (statement === undefined) this.listings.set(sql, (statement = this.c.db.prepare<unknown[], TimerColumns>(sql)));
+      if (statement === undefined) this.listings.set(sql, (statement = new NamedRows(this.c.db.prepare<unknown[], TimerColumns>(sql))));
       const refs = new Map<string, AggregateRef>();
       return statement.all(...params).map((row) => toTimer(row, refs));
     });
