@@ -52,12 +52,15 @@ const PAGE_SIZE = process.env.WOW_BENCH_PAGE_SIZE === undefined ? undefined : Nu
 /**
  * `WOW_BENCH_WAL_PAGES=n` / `WOW_BENCH_WAL_LIMIT_MB=m`: the phases' WAL bound (default: the store's own,
  * a checkpoint every 10,000 pages, cut back to 64 MB), e.g. to time a build from before that bound with
- * its own settings (100,000 pages, no cut).
+ * its own settings (100,000 pages, no cut). `WOW_BENCH_CHECKPOINT_INTERVAL=ms`: the store's background
+ * checkpoints (0: none, every checkpoint on the committing connection).
  */
 function sqliteOptions(): import("../../runtime/index.js").SqliteStoreOptions {
   const pages = process.env.WOW_BENCH_WAL_PAGES;
   const limit = process.env.WOW_BENCH_WAL_LIMIT_MB;
+  const interval = process.env.WOW_BENCH_CHECKPOINT_INTERVAL;
   return {
+    ...(interval === undefined ? {} : { checkpointInterval: Number(interval) }),
     ...(PAGE_SIZE === undefined ? {} : { pageSize: PAGE_SIZE }),
     ...(pages === undefined ? {} : { walAutocheckpoint: Number(pages) }),
     ...(limit === undefined ? {} : { walSizeLimitMb: Number(limit) }),

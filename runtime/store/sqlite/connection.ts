@@ -8,7 +8,8 @@ import { DuplicateRequestError, StoreDamagedError, UnstorableCommitError, Versio
 import type { AppendResult, Commit, StoredStream, TimerChange } from "../event-store.js";
 import { atPosition, toEvent, type CommitData } from "../stored-json.js";
 import type { TimerSettlement } from "../timer-store.js";
-import { checkOptions, configure, type SqliteStoreOptions } from "./options.js";
+import { Checkpointer } from "./checkpointer.js";
+import { checkOptions, configure, DEFAULT_CHECKPOINT_INTERVAL, type SqliteStoreOptions } from "./options.js";
 import { checkIntegrity, checkMarker, damageOf, holdsStore, writeMarker } from "./file-checks.js";
 import { ensureStoreId, migrate, storeIdOf } from "./schema.js";
 import { prepareStatements, type Statements, type StreamStateRow } from "./statements.js";
@@ -26,6 +27,10 @@ export class SqliteConnection extends RefKeys {
 
   /** Set by the first sign of damage: every later use of the file is refused with it. */
   private damage: StoreDamagedError | undefined;
+  /** Checkpoints off the event loop (none for an in-memory database, or when the option turns them off). */
+  readonly checkpointer: Checkpointer | undefined;
+  /** The last background checkpoint's failure other than damage (the next one tries again). */
+  checkpointFailure: Error | undefined;
 
   constructor(readonly path: string, options: SqliteStoreOptions) {
     super();
@@ -39,6 +44,8 @@ export class SqliteConnection extends RefKeys {
       this.schemaVersion = migrate(this.db);
       writeMarker(path, ensureStoreId(this.db));
       this.stmt = prepareStatements(this.db);
+      const interval = options.checkpointInterval ?? DEFAULT_CHECKPOINT_INTERVAL;
+      if (interval > 0 && !this.db.memory) this.checkpointer = new Checkpointer(path, interval, (error) => this.checkpointFailed(error));
     } catch (error) {
       this.db.close();
       throw damageOf(error, path) ?? error;
@@ -56,17 +63,32 @@ export class SqliteConnection extends RefKeys {
     } catch (error) {
       const damage = damageOf(error, this.path);
       if (damage === undefined) throw error;
-      this.damage = damage;
-      throw damage;
+      throw this.markDamaged(damage);
+    } finally {
+      this.checkpointer?.used();
     }
+  }
+
+  /** Refuses every later use, the checkpoint thread's too; the first damage found is the one reported. */
+  private markDamaged(damage: StoreDamagedError): StoreDamagedError {
+    this.damage ??= damage;
+    void this.checkpointer?.stop();
+    return this.damage;
+  }
+
+  private checkpointFailed(error: Error): void {
+    const damage = damageOf(error, this.path);
+    if (damage === undefined) {
+      this.checkpointFailure = error;
+      return;
+    }
+    this.markDamaged(damage);
   }
 
   /** Why the file is refused, if it is. */
   get damaged(): StoreDamagedError | undefined {
     return this.damage;
   }
-
-
 
   streamState(key: string): StreamState {
     const row = this.stmt.streamState.get(key)!;
@@ -152,7 +174,9 @@ export class SqliteConnection extends RefKeys {
     if (done.length > 0) this.stmt.settleDone.run(JSON.stringify(done));
   }
 
-  close(): void {
+  /** Ends the checkpoint thread first: it has a connection of its own to the file. */
+  async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 }

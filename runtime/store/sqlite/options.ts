@@ -14,12 +14,20 @@ export interface SqliteStoreOptions {
   /**
    * WAL pages after which a commit checkpoints the WAL into the database file (default 10,000 ≈ 40 MB;
    * SQLite's own default is 1,000). A checkpoint syncs both files and writes each page once however
-   * often it was re-written, and it holds up the commit that runs it: the timer poller checkpoints
-   * whenever nothing is due before its next poll (`idle`), so this bound is reached only under load
-   * that never lets it rest, or on a host that does not run its poller. The bound is what a start after
-   * a crash reads back (recovery reads the whole WAL): `bench:timers` measures both sides.
+   * often it was re-written, and it holds up the commit that runs it; the background checkpoints
+   * (`checkpointInterval`) and the timer poller's whenever nothing is due before its next poll (`idle`)
+   * leave it little to copy, so this is the bound, reached under load that never lets the WAL start
+   * over. The bound is what a start after a crash reads back (recovery reads the whole WAL):
+   * `bench:timers` measures both sides.
    */
   readonly walAutocheckpoint?: number;
+  /**
+   * Checkpoints on a thread of their own, at most one per this many milliseconds while the store is in
+   * use (default 250; 0: none, only the committing connection's own at `walAutocheckpoint`). The thread
+   * starts once the WAL file passes 4 MB; its checkpoints never hold up a commit, so a burst of
+   * deliveries does not wait for one, and the automatic checkpoint, still the bound, finds little left.
+   */
+  readonly checkpointInterval?: number;
   /**
    * The size in MB that the WAL file is cut back to once a checkpoint has copied it into the database
    * file (default 64, above the checkpoint bound, so a WAL of ordinary bursts is overwritten in place:
@@ -54,12 +62,14 @@ export function checkOptions(options: SqliteStoreOptions): void {
   check("busyTimeout", integerFrom(0), "an integer ≥ 0 (milliseconds)");
   check<number>("cacheMb", (v) => Number.isFinite(v) && v > 0, "a number > 0 (MB)");
   check("walAutocheckpoint", integerFrom(0), "an integer ≥ 0 (pages; 0 turns automatic checkpoints off)");
+  check("checkpointInterval", integerFrom(0), "an integer ≥ 0 (milliseconds; 0 turns background checkpoints off)");
   check<number>("walSizeLimitMb", (v) => Number.isFinite(v) && v >= 0, "a number ≥ 0 (MB)");
   check<number>("pageSize", (v) => integerFrom(512)(v) && v <= 65536 && (v & (v - 1)) === 0, "a power of two from 512 to 65536 (bytes)");
 }
 
 export const DEFAULT_WAL_PAGES = 10_000;
 export const DEFAULT_WAL_LIMIT_MB = 64;
+export const DEFAULT_CHECKPOINT_INTERVAL = 250;
 
 /** The connection's settings (WAL, durability, waits, cache). */
 export function configure(db: Database.Database, options: SqliteStoreOptions): void {
@@ -70,8 +80,8 @@ export function configure(db: Database.Database, options: SqliteStoreOptions): v
   db.pragma(`busy_timeout = ${options.busyTimeout ?? 5000}`);
   db.pragma(`cache_size = -${options.cacheMb ?? 64}000`);
   db.pragma("temp_store = MEMORY");
-  // Checkpoints run when the timer poller has nothing due soon (`idle`); the automatic one is the bound
-  // under load that never lets it rest.
+  // Checkpoints run on their own thread (`Checkpointer`) and when the timer poller has nothing due soon
+  // (`idle`); the automatic one is the bound under load that never lets the WAL start over.
   db.pragma(`wal_autocheckpoint = ${options.walAutocheckpoint ?? DEFAULT_WAL_PAGES}`);
   db.pragma(`journal_size_limit = ${Math.round((options.walSizeLimitMb ?? DEFAULT_WAL_LIMIT_MB) * 1024 * 1024)}`);
 }

@@ -38,7 +38,6 @@ export class SqliteStore implements Store {
     return this.connection.schemaVersion;
   }
 
-  /** Copies the WAL into the database file (a PASSIVE checkpoint: it never waits for other connections). */
   /**
    * Takes the write lock and lets it go, waiting at most 250 ms for it: a file another process holds
    * locked, or that cannot be written, fails. A transaction already open on this connection holds the lock.
@@ -58,6 +57,7 @@ export class SqliteStore implements Store {
     });
   }
 
+  /** Copies the WAL into the database file (a PASSIVE checkpoint: it never waits for other connections). */
   async idle(): Promise<void> {
     this.connection.guard(() => this.connection.db.pragma("wal_checkpoint(PASSIVE)"));
   }
@@ -70,7 +70,13 @@ export class SqliteStore implements Store {
     await this.connection.guard(() => this.connection.db.backup(destination));
   }
 
+  /** The background checkpoints: whether their thread runs, how many it made, and its last failure (if any). */
+  get checkpoints(): { readonly running: boolean; readonly completed: number; readonly failure?: Error } {
+    const c = this.connection;
+    return { running: c.checkpointer?.running ?? false, completed: c.checkpointer?.completed ?? 0, ...(c.checkpointFailure === undefined ? {} : { failure: c.checkpointFailure }) };
+  }
+
   async close(): Promise<void> {
-    this.connection.close();
+    await this.connection.close();
   }
 }
