@@ -3,7 +3,8 @@
 // lease would lose every partition), and one connection that LISTENs for the other hosts' wake-ups
 // (`NOTIFY` on channel `wow_<schema>`), reconnected with backoff when lost; while it is down the
 // hosts poll as they always do.
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "./driver.js";
 import {
   PartitionCountError,
   type ClusterStore,
@@ -17,10 +18,6 @@ import {
 } from "../cluster-store.js";
 import { instanceKeyOf, type JobRun } from "../run-store.js";
 import { clusterStatements, clusterTables, type ClusterStatements, type LeaseColumns, type MemberColumns } from "./cluster-statements.js";
-
-/** bigint columns as numbers (epoch ms and epochs stay below 2^53). */
-const TYPES = new pg.TypeOverrides();
-TYPES.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 const TOPICS: readonly WakeTopic[] = ["cluster", "timers", "events"];
 const LISTEN_RETRY_MS = [250, 500, 1_000, 2_000, 5_000];
@@ -52,11 +49,12 @@ export class PgClusterStore implements ClusterStore {
     this.q = `"${options.schema}"`;
     this.sql = clusterStatements(this.q);
     this.channel = `wow_${options.schema}`.slice(0, 63);
-    this.pool = new pg.Pool({
+    const { pg: driver, types } = pgDriver();
+    this.pool = new driver.Pool({
       connectionString: options.connectionString,
       max: 2,
       application_name: "wowc cluster",
-      types: TYPES,
+      types,
       connectionTimeoutMillis: 5_000,
       ...(options.statementTimeout === undefined ? {} : { statement_timeout: options.statementTimeout }),
     });
@@ -197,7 +195,8 @@ export class PgClusterStore implements ClusterStore {
   /** Connects the LISTEN connection; when it drops, again with backoff, waking everyone once back (a notice may have been missed). */
   private async listen(attempt = 0): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.options.connectionString, application_name: "wowc cluster listen", connectionTimeoutMillis: 5_000 });
+    const { pg: driver } = pgDriver();
+    const client = new driver.Client({ connectionString: this.options.connectionString, application_name: "wowc cluster listen", connectionTimeoutMillis: 5_000 });
     let lost = false;
     const again = (error: unknown) => {
       if (lost) return;

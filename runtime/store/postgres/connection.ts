@@ -1,16 +1,13 @@
 // The PostgreSQL store's pool: connected and migrated once (every operation waits for it), statements
 // run by name, transactions, the one lane write transactions take in turn, and the server's errors
 // as StoreErrors that name host, port and database (never the password).
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "./driver.js";
 import { RefKeys } from "../ref-keys.js";
 import { StoreError } from "../errors.js";
 import { checkOptions, withDefaultUser, type CheckedOptions, type PostgresStoreOptions } from "./options.js";
 import { migrate, NewerSchemaError, quoted } from "./schema.js";
 import { statements, type Statement, type Statements } from "./statements.js";
-
-/** bigint columns (positions, epoch ms) as numbers: they stay below 2^53. */
-const TYPES = new pg.TypeOverrides();
-TYPES.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 /** SQLSTATEs of a transaction that lost to a concurrent one: it goes again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
@@ -32,12 +29,13 @@ export class PgConnection extends RefKeys {
     this.options = checkOptions(options);
     this.schema = quoted(this.options.schema);
     this.sql = statements(this.schema);
-    this.pool = new pg.Pool({
+    const { pg: driver, types } = pgDriver();
+    this.pool = new driver.Pool({
       connectionString: withDefaultUser(this.options.url),
       max: this.options.pool,
       statement_timeout: this.options.statementTimeout,
       application_name: "wowc",
-      types: TYPES,
+      types,
       connectionTimeoutMillis: 10_000,
     });
     // An idle connection the server dropped: the pool discards it and the next use connects again.
