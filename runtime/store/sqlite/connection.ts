@@ -1,7 +1,7 @@
 // One SQLite connection and the writes every commit path shares: a commit checked then written, its
 // schedule changes, and slot settlements, each inside the caller's transaction.
 import Database from "better-sqlite3";
-import { refOfKey, sameRef } from "../../model/aggregate-ref.js";
+import { refOfKey, sameRef, type AggregateRef } from "../../model/aggregate-ref.js";
 import { RefKeys } from "../ref-keys.js";
 import type { EventMessage } from "../../model/messages.js";
 import { DuplicateRequestError, StoreDamagedError, UnstorableCommitError, VersionConflictError } from "../errors.js";
@@ -97,12 +97,13 @@ export class SqliteConnection extends RefKeys {
 
   /**
    * The stream `key` whose state was read as `row`: its events are read only when it has any; from its
-   * latest snapshot on when `latest` and it has one (a decision), else all of them.
+   * latest snapshot on when `latest` and it has one (a decision), else all of them. `known`: `key` already
+   * parsed into its ref (a claimed timer's target), which the events then share.
    */
-  streamOf(key: string, row: StreamStateRow, latest: boolean): StoredStream {
+  streamOf(key: string, row: StreamStateRow, latest: boolean, known?: AggregateRef): StoredStream {
     const deleted = row.deleted === 1;
     if (row.version === null) return { version: 0, deleted, events: [] };
-    const aggregate = refOfKey(key);
+    const aggregate = known ?? refOfKey(key);
     const snapshot = latest && row.snapshot_version !== null ? this.stmt.snapshot.get(key) : undefined;
     if (snapshot === undefined) return { version: row.version, deleted, events: this.stmt.streamEvents.all(key).map((e) => toEvent(e, aggregate)) };
     const events = this.stmt.streamEventsAfter.all(key, snapshot.version).map((e) => toEvent(e, aggregate));

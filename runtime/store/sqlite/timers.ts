@@ -61,7 +61,7 @@ export class SqliteTimerStore implements TimerStore {
           continue;
         }
         let input = streams.get(key);
-        if (input === undefined) streams.set(key, (input = { stream: this.c.streamOf(key, row, true) }));
+        if (input === undefined) streams.set(key, (input = { stream: this.c.streamOf(key, row, true, timer.target) }));
         inputs.push(input);
       }
       const claim: SqliteClaim = { mark, rows, claims: this.fence.claim(timers.map((t) => t.id)) };
