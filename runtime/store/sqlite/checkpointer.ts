@@ -2,7 +2,8 @@
 // and syncs it, tens of milliseconds under a burst of deliveries, which the commit that reaches
 // `walAutocheckpoint` would otherwise wait for on the event loop. The thread copies (PASSIVE: it never
 // waits for the store's own connection, nor holds it up) at most once per interval while the store is
-// used, and sleeps while it is not; the automatic checkpoint stays the bound.
+// used, and sleeps while it is not; the automatic checkpoint stays the bound. Only its RESTART of a long
+// WAL takes the write lock, for the few pages written since its copy.
 import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
@@ -21,7 +22,7 @@ const DONE = 2;
 const RESTART_FRAMES = 2_500;
 
 /** The thread starts once the WAL file has grown past this many bytes (a small store never needs it). */
-export const CHECKPOINTER_START_BYTES = 4 * 1024 * 1024;
+const CHECKPOINTER_START_BYTES = 4 * 1024 * 1024;
 
 // The thread's code, as a script (the runtime may run from TypeScript sources, which a worker would not
 // load): wait for a use, checkpoint (and start a long WAL over), rest `interval` ms, repeat; report a
@@ -39,10 +40,10 @@ try {
     try {
       const [copied] = db.pragma("wal_checkpoint(PASSIVE)");
       if (copied.log >= workerData.restartFrames) db.pragma("wal_checkpoint(RESTART)");
+      Atomics.add(shared, ${DONE}, 1);
     } catch (error) {
       parentPort.postMessage({ code: String(error.code ?? "ERROR"), message: String(error.message) });
     }
-    Atomics.add(shared, ${DONE}, 1);
     Atomics.wait(shared, ${STOP}, 0, workerData.interval);
     Atomics.wait(shared, ${USED}, seen);
   }
@@ -82,7 +83,7 @@ export class Checkpointer {
     if (walBytes(this.path) > CHECKPOINTER_START_BYTES) this.start();
   }
 
-  /** Checkpoints completed by the thread so far (for tests and benches). */
+  /** Checkpoints the thread completed so far, failed ones not counted (for tests and benches). */
   get completed(): number {
     return Atomics.load(this.shared, DONE);
   }

@@ -24,8 +24,9 @@ export interface SqliteStoreOptions {
   /**
    * Checkpoints on a thread of their own, at most one per this many milliseconds while the store is in
    * use (default 250; 0: none, only the committing connection's own at `walAutocheckpoint`). The thread
-   * starts once the WAL file passes 4 MB; its checkpoints never hold up a commit, so a burst of
-   * deliveries does not wait for one, and the automatic checkpoint, still the bound, finds little left.
+   * starts once the WAL file passes 4 MB; a commit waits at most for its start-over of a long WAL (the
+   * pages written since its copy), not for a whole copy and sync, and the automatic checkpoint, still
+   * the bound, finds little left.
    */
   readonly checkpointInterval?: number;
   /**
