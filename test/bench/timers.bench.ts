@@ -44,6 +44,14 @@ const SELF = fileURLToPath(import.meta.url);
 const CPU_PROFILE = process.env.WOW_BENCH_CPU_PROFILE;
 /** `WOW_BENCH_EACH=1`: deliver one command at a time through `send` (the per-command path), for a same-machine comparison. */
 const EACH = process.env.WOW_BENCH_EACH === "1";
+/** `WOW_BENCH_TRACE=1`: each delivery phase prints, to stderr, every 1,000th delivery's time since the first due one and its lateness (ms). */
+const TRACE = process.env.WOW_BENCH_TRACE === "1";
+/**
+ * `WOW_BENCH_WITHOUT_LISTINGS=1`: the SQLite phases drop the operators' listing indexes (schema versions 7
+ * to 9: by due, tenant, aggregate id, key, command type) once seeded, to tell their cost per delivery apart.
+ */
+const WITHOUT_LISTINGS = process.env.WOW_BENCH_WITHOUT_LISTINGS === "1";
+const LISTING_INDEXES = ["wow_timers_pending_due", "wow_timers_tenant", "wow_timers_aggregate", "wow_timers_key", "wow_timers_command", "wow_timers_parked_tenant"];
 /** `WOW_BENCH_SCATTER=1`: target ids that do not sort in due order (see `SeedBody.scatter`), as random aggregate ids would not. */
 const SCATTER = process.env.WOW_BENCH_SCATTER === "1";
 /** `WOW_BENCH_PAGE_SIZE=n`: the journal file's SQLite page size (default: the journal's). */
@@ -134,6 +142,7 @@ async function phase(pending: number, kind: StoreKind): Promise<PhaseResult> {
         const now = clock.now();
         if (d.result?.outcome === "decided") decided++;
         lateness[delivered++] = now - d.command.schedule!.due;
+        if (TRACE && delivered % 1000 === 0) process.stderr.write(`trace ${pending} ${delivered} ${Math.round(performance.now())} ${Math.round(now - base)} ${Math.round(now - d.command.schedule!.due)}\n`);
         lastAt = now;
         if (delivered % 1000 === 0) sample();
         if (delivered === DUE) done();
@@ -152,6 +161,11 @@ async function phase(pending: number, kind: StoreKind): Promise<PhaseResult> {
     // is due before its next poll (`idle`). Seeding 1M timers in half a minute gives it no such moment, so the
     // burst would otherwise start with up to 400 MB of WAL to checkpoint and a gigabyte of file writes in flight.
     await journal.idle?.();
+    if (WITHOUT_LISTINGS && schema === undefined) {
+      const db = new Database(join(dir, "journal.db"));
+      for (const index of LISTING_INDEXES) db.exec(`DROP INDEX ${index}`);
+      db.close();
+    }
 
     gc();
     const heapBase = process.memoryUsage().heapUsed;
