@@ -23,7 +23,7 @@ if (mode === "seed") {
   const path = resolve(a!);
   const due = Number(b);
   const pending = Number(c ?? b);
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
+  for (const suffix of ["", "-wal", "-shm", ".store-id"]) rmSync(path + suffix, { force: true });
   const journal = new rt.SqliteStore(path);
   const host = new rt.Host({ store: journal, aggregates: [seeder, target(clock.now)], clock });
   for (const { seederId, body } of burstSeeds(pending, due, BASE, 4000, process.env.WOW_BENCH_SCATTER === "1")) {
@@ -52,7 +52,7 @@ if (mode === "seed") {
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   await journal.close();
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(copy + suffix, { force: true });
+  for (const suffix of ["", "-wal", "-shm", ".store-id"]) rmSync(copy + suffix, { force: true });
   console.log(JSON.stringify({ dist: a, delivered, cpu_us: +((cpu.user + cpu.system) / delivered).toFixed(2), wall_us: +((wall * 1000) / delivered).toFixed(2) }));
 } else {
   throw new Error("usage: timer-drain.ts seed <db> <due> [pending] | drain <dist> <db>");
